@@ -1,0 +1,1 @@
+export { type ErrorDetails, HankweaveError } from './errors.js';
