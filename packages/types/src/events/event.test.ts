@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import {
+  AGENTIC_BACKBONE_EVENT_TYPES,
+  CONNECTION_STATE_EVENT_TYPES,
+  createEventId,
+  eventCategoryOf,
+  eventSchema,
+  type HankweaveEvent,
+  isAgenticBackboneEvent,
+  isConnectionStateEvent,
+  isJournaledEvent,
+  isSentinelEvent,
+  isServerStateEvent,
+  newEventSchema,
+  SENTINEL_EVENT_TYPES,
+  SERVER_STATE_EVENT_TYPES,
+} from '../index.js';
+
+const tokenUsage = {
+  id: 'evt_1',
+  type: 'token.usage',
+  timestamp: '2025-01-15T14:30:45.000Z',
+  data: {
+    codonId: 'observe',
+    inputTokens: 1500,
+    outputTokens: 800,
+    cacheCreationTokens: 0,
+    cacheReadTokens: 0,
+    totalCost: 0.012,
+    modelId: 'claude-sonnet-4-5',
+  },
+};
+
+describe('eventSchema', () => {
+  it('validates the payload of each type and keeps extra fields', () => {
+    const event = eventSchema.parse(tokenUsage);
+    expect(event.type).toBe('token.usage');
+    expect(event.data).toMatchObject({ modelId: 'claude-sonnet-4-5' });
+  });
+
+  it('names the bad field of a payload', () => {
+    const result = eventSchema.safeParse({
+      ...tokenUsage,
+      data: { ...tokenUsage.data, totalCost: 'x' },
+    });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.path).toEqual(['data', 'totalCost']);
+  });
+
+  it('requires an id, while newEventSchema lets the journal assign one', () => {
+    const { id: _, ...withoutId } = tokenUsage;
+    expect(eventSchema.safeParse(withoutId).success).toBe(false);
+    expect(newEventSchema.safeParse(withoutId).success).toBe(true);
+  });
+
+  it('rejects an unknown event type', () => {
+    expect(eventSchema.safeParse({ ...tokenUsage, type: 'token.used' }).success).toBe(false);
+  });
+
+  it('makes unique evt_ ids', () => {
+    const ids = new Set(Array.from({ length: 1000 }, createEventId));
+    expect(ids.size).toBe(1000);
+    expect([...ids].every((id) => /^evt_[0-9a-f]{20}$/.test(id))).toBe(true);
+  });
+});
+
+describe('event categories', () => {
+  it('puts every type in exactly one category', () => {
+    const all = [
+      ...SERVER_STATE_EVENT_TYPES,
+      ...AGENTIC_BACKBONE_EVENT_TYPES,
+      ...SENTINEL_EVENT_TYPES,
+      ...CONNECTION_STATE_EVENT_TYPES,
+    ];
+    expect(new Set(all).size).toBe(all.length);
+    expect(eventCategoryOf('tool.result')).toBe('agenticBackbone');
+    expect(eventCategoryOf('history.batch')).toBe('connectionState');
+    expect(eventCategoryOf('no.such.type')).toBeUndefined();
+  });
+
+  it('filters events by category with type guards', () => {
+    const events = [
+      { type: 'codon.started' },
+      { type: 'assistant.action' },
+      { type: 'sentinel.output' },
+      { type: 'pong' },
+    ] as HankweaveEvent[];
+    expect(events.filter(isServerStateEvent).map((e) => e.type)).toEqual(['codon.started']);
+    expect(events.filter(isAgenticBackboneEvent).map((e) => e.type)).toEqual(['assistant.action']);
+    expect(events.filter(isSentinelEvent).map((e) => e.type)).toEqual(['sentinel.output']);
+    expect(events.filter(isConnectionStateEvent).map((e) => e.type)).toEqual(['pong']);
+    expect(events.filter(isJournaledEvent)).toHaveLength(3);
+  });
+});

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { timestampSchema } from '../common.js';
+
+/** `.hankweave/execution-meta.json` (seed 001): the identity of an execution directory. */
+export const executionMetaSchema = z.looseObject({
+  version: z.string(),
+  readOnlySourceDataPath: z.string(),
+  readOnlySourceResolvedDataPath: z.string(),
+  dataHash: z.string(),
+  hankHash: z.string(),
+  hankPath: z.string(),
+  linkType: z.enum(['symlink', 'copy']),
+  createdAt: timestampSchema,
+  lastUsed: timestampSchema,
+});
+export type ExecutionMeta = z.infer<typeof executionMetaSchema>;

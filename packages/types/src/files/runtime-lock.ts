@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { timestampSchema } from '../common.js';
+
+/**
+ * `.hankweave/runtime.lock` (seed 001): who holds the execution and whether it is alive.
+ * `lockId` fences a successor's lock from a predecessor's release; `port` and `token` let
+ * clients attach (the file is written with mode 0600 because of the token).
+ */
+export const runtimeLockSchema = z.looseObject({
+  pid: z.number().int(),
+  runId: z.string().nullable(),
+  startTime: timestampSchema,
+  lastHeartbeat: timestampSchema,
+  lockId: z.string().optional(),
+  port: z.number().int().optional(),
+  proxyPort: z.number().int().optional(),
+  host: z.string().optional(),
+  token: z.string().optional(),
+});
+export type RuntimeLock = z.infer<typeof runtimeLockSchema>;

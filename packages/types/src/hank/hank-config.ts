@@ -1,0 +1,163 @@
+import { z } from 'zod';
+import { codonSentinelEntrySchema, fileRefSchema } from './sentinel-config.js';
+
+const fileRefsSchema = z.union([fileRefSchema, z.array(fileRefSchema).min(1)]);
+const globList = z.array(z.string().min(1));
+
+const rigCommandSchema = z.strictObject({
+  run: z.string().min(1),
+  workingDirectory: z.enum(['project', 'lastCopied']).optional(),
+});
+
+/** One rig setup operation: a shell command or a copy into agentRoot (reference §1.4). */
+export const rigOperationSchema = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('command'),
+    command: rigCommandSchema,
+    allowFailure: z.boolean().default(false),
+  }),
+  z.strictObject({
+    type: z.literal('copy'),
+    copy: z.strictObject({ from: fileRefSchema, to: z.string().min(1) }),
+    allowFailure: z.boolean().default(false),
+    archiveOnSuccess: z.boolean().optional(),
+  }),
+]);
+export type RigOperation = z.infer<typeof rigOperationSchema>;
+
+export const codonBudgetSchema = z.strictObject({
+  maxDollars: z.number().positive().optional(),
+  maxTimeSeconds: z.number().positive().optional(),
+  maxOutputTokens: z.number().int().positive().optional(),
+  maxContextTokens: z.number().int().positive().optional(),
+  onExceeded: z.enum(['complete', 'fail']).optional(),
+});
+
+/** A budget shared by the codons of a hank or a loop (reference §1.7). */
+export const containerBudgetSchema = z.strictObject({
+  maxDollars: z.number().positive().optional(),
+  maxTimeSeconds: z.number().positive().optional(),
+  allocation: z.enum(['shared', 'proportional', 'proportional-strict']).default('shared'),
+  shares: z.record(z.string(), z.number().gt(0).max(1)).optional(),
+  onExceeded: z.enum(['complete', 'fail']).optional(),
+});
+
+export type ContainerBudget = z.infer<typeof containerBudgetSchema>;
+
+export const retryConfigSchema = z.strictObject({
+  maxAttempts: z.number().int().min(1).max(10).default(3),
+  delayMs: z.number().int().min(0).max(60_000).default(1000),
+  maxDelayMs: z.number().int().min(0).max(600_000).default(60_000),
+});
+
+/** One codon: an agent session with its prompt, rig, tracked files and policies (§1.3). */
+export const codonConfigSchema = z.strictObject({
+  type: z.literal('codon').optional(),
+  id: z.string().min(1),
+  name: z.string().min(1),
+  description: z.string().optional(),
+  model: z.string().min(1),
+  continuationMode: z.enum(['fresh', 'continue-previous']),
+  promptFile: fileRefsSchema.optional(),
+  promptText: z.string().optional(),
+  appendSystemPromptFile: fileRefsSchema.optional(),
+  appendSystemPromptText: z.string().optional(),
+  rigSetup: z.array(rigOperationSchema).optional(),
+  checkpointedFiles: globList.optional(),
+  /** The reference documents' name for `checkpointedFiles`; both are accepted and merged. */
+  trackedFiles: globList.optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  outputFiles: z
+    .array(
+      z.strictObject({
+        copy: z.array(z.string().min(1)).min(1),
+        beforeCopy: z.array(rigCommandSchema).optional(),
+      }),
+    )
+    .optional(),
+  sentinels: z.array(codonSentinelEntrySchema).optional(),
+  archiveOnSuccess: globList.optional(),
+  onFailure: z.enum(['abort', 'retry', 'ignore']).default('abort'),
+  retryConfig: retryConfigSchema.optional(),
+  exhaustWithPrompt: z.string().min(1).optional(),
+  maxExtensions: z.number().int().positive().default(100),
+  autoCompact: z.boolean().default(false),
+  shimIdleTimeout: z.number().int().min(1).max(1800).optional(),
+  budget: codonBudgetSchema.optional(),
+});
+export type CodonConfig = z.infer<typeof codonConfigSchema>;
+export type CodonConfigInput = z.input<typeof codonConfigSchema>;
+
+/** How a loop decides to stop (reference §1.5, plus seed 004's plateau consensus). */
+export const terminateOnSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('iterationLimit'), limit: z.number().int().min(1) }),
+  z.strictObject({ type: z.literal('contextExceeded') }),
+  z.strictObject({
+    type: z.literal('plateau'),
+    /** How many consecutive iterations must report a plateau before the loop stops. */
+    consensus: z.number().int().min(1).default(2),
+    /** Never stop on a plateau before this many iterations have run. */
+    minIterations: z.number().int().min(1).default(2),
+    /** A hard cap, whatever the plateau votes say. */
+    maxIterations: z.number().int().min(1),
+  }),
+]);
+export type TerminateOn = z.infer<typeof terminateOnSchema>;
+
+/** A loop of codons, expanded lazily into iterations `id#0`, `id#1` ... (reference §1.5). */
+export const loopConfigSchema = z.strictObject({
+  type: z.literal('loop'),
+  id: z.string().min(1),
+  name: z.string().min(1),
+  description: z.string().optional(),
+  terminateOn: terminateOnSchema,
+  codons: z.array(codonConfigSchema).min(1),
+  budget: containerBudgetSchema.optional(),
+  archiveOnSuccess: globList.optional(),
+});
+export type LoopConfig = z.infer<typeof loopConfigSchema>;
+
+export const hankItemSchema = z.union([loopConfigSchema, codonConfigSchema]);
+export type HankItem = z.infer<typeof hankItemSchema>;
+
+export const sentinelSettingsSchema = z.strictObject({
+  enablePersistence: z.boolean().optional(),
+  healthCheckGracePeriodMs: z.number().int().nonnegative().optional(),
+  waitForAllHealthChecks: z.boolean().optional(),
+});
+
+/** `hank.json`: the root object. Strict: unknown keys are errors with "did you mean" hints. */
+export const hankConfigSchema = z.strictObject({
+  $schema: z.string().optional(),
+  meta: z.strictObject({
+    name: z.string().min(1),
+    version: z.string().min(1),
+    description: z.string().optional(),
+    author: z.string().optional(),
+  }),
+  overrides: z
+    .strictObject({
+      model: z.string().min(1).optional(),
+      dataHashTimeLimit: z.number().int().positive().optional(),
+      sentinel: sentinelSettingsSchema.optional(),
+      shimIdleTimeout: z.number().int().min(1).max(1800).optional(),
+      budget: containerBudgetSchema.optional(),
+    })
+    .optional(),
+  requirements: z.strictObject({ env: z.array(z.string().trim().min(1)).default([]) }).optional(),
+  globalSystemPromptFile: fileRefsSchema.optional(),
+  globalSystemPromptText: z.string().optional(),
+  hank: z.array(hankItemSchema).min(1),
+});
+export type HankConfig = z.infer<typeof hankConfigSchema>;
+export type HankConfigInput = z.input<typeof hankConfigSchema>;
+
+/** True when a hank item is a loop. */
+export const isLoopConfig = (item: HankItem): item is LoopConfig => item.type === 'loop';
+
+/** The tracked-file patterns of a codon: `checkpointedFiles` and its synonym `trackedFiles`. */
+export function codonTrackedPatterns(
+  codon: Pick<CodonConfig, 'checkpointedFiles' | 'trackedFiles'>,
+): string[] {
+  return [...new Set([...(codon.checkpointedFiles ?? []), ...(codon.trackedFiles ?? [])])];
+}

@@ -1,0 +1,156 @@
+import type { z } from 'zod';
+
+/** Names people type for a field, and the field they meant (reference §1.11 `FIELD_TYPO_MAP`). */
+export const FIELD_TYPO_MAP: Readonly<Record<string, string>> = {
+  systemPromptFile: 'appendSystemPromptFile',
+  systemPromptText: 'appendSystemPromptText',
+  systemPrompt: 'appendSystemPromptText',
+  prompt: 'promptText',
+  prompts: 'promptFile',
+  promptFiles: 'promptFile',
+  tracking: 'checkpointedFiles',
+  tracked: 'checkpointedFiles',
+  watchedFiles: 'checkpointedFiles',
+  fileTracking: 'checkpointedFiles',
+  rig: 'rigSetup',
+  setup: 'rigSetup',
+  preSetup: 'rigSetup',
+  archiveRigs: 'archiveOnSuccess',
+  rigTeardown: 'archiveOnSuccess',
+  teardown: 'archiveOnSuccess',
+  archive: 'archiveOnSuccess',
+  cleanup: 'archiveOnSuccess',
+  archiveRig: 'archiveOnSuccess',
+  archiving: 'archiveOnSuccess',
+  archives: 'archiveOnSuccess',
+  environment: 'env',
+  envVars: 'env',
+  outputs: 'outputFiles',
+  output: 'outputFiles',
+  continuation: 'continuationMode',
+  mode: 'continuationMode',
+  costLimit: 'budget.maxDollars',
+  maxBudget: 'budget.maxDollars',
+  maxCost: 'budget.maxDollars',
+  maxDollars: 'budget.maxDollars',
+  maxDuration: 'budget.maxTimeSeconds',
+  maxDurationSeconds: 'budget.maxTimeSeconds',
+  maxTimeSeconds: 'budget.maxTimeSeconds',
+  timeLimit: 'budget.maxTimeSeconds',
+  maxTokens: 'budget.maxOutputTokens',
+  maxOutputTokens: 'budget.maxOutputTokens',
+  tokenLimit: 'budget.maxOutputTokens',
+};
+
+/** Edit distance, for "did you mean" on plain misspellings. */
+function distance(a: string, b: string): number {
+  const previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = previous[0] as number;
+    previous[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = previous[j] as number;
+      const cost = a[i - 1]?.toLowerCase() === b[j - 1]?.toLowerCase() ? 0 : 1;
+      previous[j] = Math.min(above + 1, (previous[j - 1] as number) + 1, diagonal + cost);
+      diagonal = above;
+    }
+  }
+  return previous[b.length] as number;
+}
+
+/**
+ * The field the user most likely meant: the typo map first (only when its suggestion exists
+ * here), then the closest known key within a small edit distance.
+ */
+export function suggestKey(unknownKey: string, knownKeys: readonly string[]): string | undefined {
+  const mapped = FIELD_TYPO_MAP[unknownKey];
+  if (mapped && knownKeys.includes(mapped.split('.')[0] as string)) return mapped;
+  let best: { key: string; score: number } | undefined;
+  for (const key of knownKeys) {
+    const score = distance(unknownKey, key);
+    if (!best || score < best.score) best = { key, score };
+  }
+  const tolerance = Math.max(2, Math.floor(unknownKey.length / 4));
+  return best && best.score <= tolerance ? best.key : undefined;
+}
+
+type AnyDef = { type: string; [key: string]: unknown };
+const defOf = (schema: z.ZodType): AnyDef =>
+  (schema as unknown as { _zod: { def: AnyDef } })._zod.def;
+
+/**
+ * Walks a schema along `path` (guided by the actual value, so unions pick the matching option)
+ * and returns the keys the object found there accepts.
+ */
+export function knownKeysAt(
+  schema: z.ZodType,
+  value: unknown,
+  path: readonly PropertyKey[],
+): string[] {
+  let current: z.ZodType | undefined = schema;
+  let currentValue = value;
+  let index = 0;
+  while (current) {
+    const def = defOf(current);
+    switch (def.type) {
+      case 'optional':
+      case 'default':
+      case 'prefault':
+      case 'nullable':
+      case 'readonly':
+        current = def.innerType as z.ZodType;
+        continue;
+      case 'lazy':
+        current = (def.getter as () => z.ZodType)();
+        continue;
+      case 'pipe':
+        current = def.in as z.ZodType;
+        continue;
+      case 'union':
+        current = pickUnionOption(def, currentValue);
+        continue;
+      case 'array': {
+        if (index >= path.length) return [];
+        currentValue = (currentValue as unknown[] | undefined)?.[path[index] as number];
+        index++;
+        current = def.element as z.ZodType;
+        continue;
+      }
+      case 'object': {
+        const shape = def.shape as Record<string, z.ZodType>;
+        if (index >= path.length) return Object.keys(shape);
+        const key = path[index] as string;
+        currentValue = (currentValue as Record<string, unknown> | undefined)?.[key];
+        index++;
+        current = shape[key];
+        continue;
+      }
+      default:
+        return [];
+    }
+  }
+  return [];
+}
+
+function pickUnionOption(def: AnyDef, value: unknown): z.ZodType | undefined {
+  const options = def.options as z.ZodType[];
+  const discriminator = def.discriminator as string | undefined;
+  const record = (value ?? {}) as Record<string, unknown>;
+  const objects = options.filter((option) => defOf(option).type === 'object');
+  const byLiteral = (key: string) =>
+    objects.find((option) => {
+      const field = (defOf(option).shape as Record<string, z.ZodType>)[key];
+      if (!field) return false;
+      const fieldDef = defOf(field);
+      const literal =
+        fieldDef.type === 'optional' ? defOf(fieldDef.innerType as z.ZodType) : fieldDef;
+      return literal.type === 'literal' && (literal.values as unknown[]).includes(record[key]);
+    });
+  // Without a matching discriminator (a codon may omit `type`), the last object option is the
+  // default one.
+  return (
+    (discriminator ? byLiteral(discriminator) : byLiteral('type')) ??
+    objects[objects.length - 1] ??
+    options[0]
+  );
+}

@@ -1,0 +1,228 @@
+import { readFileSync, realpathSync } from 'node:fs';
+import { dirname, relative, sep } from 'node:path';
+import { z } from 'zod';
+import {
+  type CodonConfig,
+  codonConfigSchema,
+  type HankConfig,
+  hankConfigSchema,
+  loopConfigSchema,
+} from './hank-config.js';
+import { formatJsonPath, type HankIssue, type HankValidation } from './hank-issue.js';
+import { checkFileRef, checkTreeRef, promptSizeWarning, type RefProblem } from './hank-refs.js';
+import { checkHankRules } from './hank-rules.js';
+import { codonsInOrder } from './plan-order.js';
+import { type SentinelConfig, sentinelConfigSchema } from './sentinel-config.js';
+import { knownKeysAt, suggestKey } from './unknown-key-hints.js';
+
+/** Options of `validateHank`. */
+export interface ValidateHankOptions {
+  /** The directory of hank.json; file references are checked on disk only when it is given. */
+  hankDir?: string;
+  /** The environment for `requirements.env` (default `process.env`). */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+const CODON_KEYS = Object.keys(codonConfigSchema.shape);
+
+/**
+ * Validates a parsed hank.json: the schema (unknown fields get "did you mean" hints), the
+ * cross-field rules and warnings of reference §1.11, and, given `hankDir`, every file reference
+ * (§1.1: portable relative paths, no escaping the hank dir, no symlinks, regular files only) and
+ * every sentinel file it names.
+ */
+export function validateHank(
+  input: unknown,
+  options: ValidateHankOptions = {},
+): HankValidation<HankConfig> {
+  const errors: HankIssue[] = [];
+  const warnings: HankIssue[] = [];
+  // Items are checked one by one with the schema their `type` selects, so an error inside a codon
+  // is reported at its own path instead of as "matches neither codon nor loop".
+  const rootShape = hankConfigSchema.extend({ hank: z.array(z.unknown()).min(1) });
+  const rootResult = rootShape.safeParse(input);
+  if (!rootResult.success) errors.push(...zodIssues(rootResult.error, input, hankConfigSchema));
+  const items = Array.isArray((input as { hank?: unknown })?.hank)
+    ? (input as { hank: unknown[] }).hank
+    : [];
+  for (const [index, item] of items.entries()) {
+    const type = (item as { type?: unknown })?.type;
+    if (type !== undefined && type !== 'codon' && type !== 'loop') {
+      errors.push({
+        path: formatJsonPath(['hank', index, 'type']),
+        code: 'invalid_value',
+        message: `type must be "codon" (the default) or "loop", not ${JSON.stringify(type)}`,
+      });
+      continue;
+    }
+    const schema = type === 'loop' ? loopConfigSchema : codonConfigSchema;
+    const result = schema.safeParse(item);
+    if (!result.success) errors.push(...zodIssues(result.error, item, schema, ['hank', index]));
+  }
+  if (errors.length > 0) return { valid: false, errors, warnings };
+
+  const config = hankConfigSchema.parse(input);
+  const rules = checkHankRules(config, input, options.env ?? process.env);
+  errors.push(...rules.errors);
+  warnings.push(...rules.warnings);
+  if (options.hankDir !== undefined) checkFiles(config, options.hankDir, errors, warnings);
+  return { valid: errors.length === 0, errors, warnings, config };
+}
+
+/** Turns zod issues into hank issues, with hints for unknown keys. */
+function zodIssues(
+  error: z.ZodError,
+  value: unknown,
+  schema: z.ZodType,
+  prefix: PropertyKey[] = [],
+): HankIssue[] {
+  const issues: HankIssue[] = [];
+  for (const issue of error.issues) {
+    if (prefix.length === 0 && issue.path[0] === 'hank' && issue.path.length > 1) continue;
+    const path = [...prefix, ...issue.path];
+    if (issue.code === 'unrecognized_keys') {
+      const known = knownKeysAt(schema, value, issue.path);
+      for (const key of issue.keys) {
+        issues.push({
+          path: formatJsonPath([...path, key]),
+          code: 'unknown_field',
+          message: unknownKeyMessage(key, known, path),
+        });
+      }
+      continue;
+    }
+    issues.push({ path: formatJsonPath(path), code: 'invalid_value', message: issue.message });
+  }
+  return issues;
+}
+
+function unknownKeyMessage(key: string, known: string[], path: PropertyKey[]): string {
+  if (path.length === 0 && CODON_KEYS.includes(key)) {
+    return `Unknown field "${key}" at the root. "${key}" is a codon field: move it into a codon inside "hank"`;
+  }
+  const suggestion = suggestKey(key, known);
+  const where = path.length === 0 ? 'at the root' : `in ${formatJsonPath(path)}`;
+  return suggestion
+    ? `Unknown field "${key}" ${where}. Did you mean "${suggestion}"?`
+    : `Unknown field "${key}" ${where}. Known fields: ${known.join(', ')}`;
+}
+
+function checkFiles(
+  config: HankConfig,
+  hankDir: string,
+  errors: HankIssue[],
+  warnings: HankIssue[],
+): void {
+  let hankRoot: string;
+  try {
+    hankRoot = realpathSync(hankDir);
+  } catch {
+    errors.push({
+      path: '(root)',
+      code: 'missing_file',
+      message: `The hank directory ${hankDir} does not exist`,
+    });
+    return;
+  }
+  const report = (path: PropertyKey[], ref: string, problem: RefProblem) =>
+    errors.push({
+      path: formatJsonPath(path),
+      code: problem.code,
+      message: `"${ref}" ${problem.message}`,
+    });
+  const checkPrompts = (refs: string | string[] | undefined, path: PropertyKey[], baseDir = '') => {
+    if (refs === undefined) return;
+    for (const [index, ref] of (Array.isArray(refs) ? refs : [refs]).entries()) {
+      const at = Array.isArray(refs) ? [...path, index] : path;
+      const result = checkFileRef(hankRoot, baseDir, ref);
+      if ('code' in result) report(at, ref, result);
+      else {
+        const size = promptSizeWarning(result.size);
+        if (size)
+          warnings.push({
+            path: formatJsonPath(at),
+            code: 'prompt_size',
+            message: `"${ref}" ${size}`,
+          });
+      }
+    }
+  };
+  checkPrompts(config.globalSystemPromptFile, ['globalSystemPromptFile']);
+  for (const { codon, path } of codonsInOrder(config)) {
+    checkPrompts(codon.promptFile, [...path, 'promptFile']);
+    checkPrompts(codon.appendSystemPromptFile, [...path, 'appendSystemPromptFile']);
+    for (const [index, op] of (codon.rigSetup ?? []).entries()) {
+      if (op.type !== 'copy') continue;
+      const problem = checkTreeRef(hankRoot, op.copy.from);
+      if (problem) report([...path, 'rigSetup', index, 'copy', 'from'], op.copy.from, problem);
+    }
+    checkSentinelFiles(codon, path, hankRoot, errors, warnings, checkPrompts);
+  }
+}
+
+function checkSentinelFiles(
+  codon: CodonConfig,
+  path: PropertyKey[],
+  hankRoot: string,
+  errors: HankIssue[],
+  warnings: HankIssue[],
+  checkPrompts: (
+    refs: string | string[] | undefined,
+    path: PropertyKey[],
+    baseDir?: string,
+  ) => void,
+): void {
+  for (const [index, entry] of (codon.sentinels ?? []).entries()) {
+    const entryPath = [...path, 'sentinels', index, 'sentinelConfig'];
+    // A sentinel that fails to load only fails the codon when the codon asks for that.
+    const sink = entry.settings?.failCodonIfNotLoaded ? errors : warnings;
+    let config: SentinelConfig;
+    let baseDir = '';
+    if (typeof entry.sentinelConfig === 'string') {
+      const ref = entry.sentinelConfig;
+      const file = checkFileRef(hankRoot, '', ref);
+      if ('code' in file) {
+        sink.push({
+          path: formatJsonPath(entryPath),
+          code: file.code,
+          message: `"${ref}" ${file.message}`,
+        });
+        continue;
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(readFileSync(file.path, 'utf8'));
+      } catch (cause) {
+        sink.push({
+          path: formatJsonPath(entryPath),
+          code: 'invalid_sentinel',
+          message: `"${ref}" is not valid JSON: ${(cause as Error).message}`,
+        });
+        continue;
+      }
+      const result = sentinelConfigSchema.safeParse(parsed);
+      if (!result.success) {
+        for (const issue of zodIssues(result.error, parsed, sentinelConfigSchema)) {
+          sink.push({
+            ...issue,
+            path: `${ref}: ${issue.path}`,
+            code: issue.code === 'unknown_field' ? 'unknown_field' : 'invalid_sentinel',
+          });
+        }
+        continue;
+      }
+      config = result.data;
+      baseDir = relative(hankRoot, dirname(file.path)).split(sep).join('/');
+    } else {
+      config = entry.sentinelConfig;
+    }
+    // References inside a sentinel file resolve against that file's own directory.
+    checkPrompts(config.systemPromptFile, [...entryPath, 'systemPromptFile'], baseDir);
+    checkPrompts(config.userPromptFile, [...entryPath, 'userPromptFile'], baseDir);
+    checkPrompts(
+      config.structuredOutput?.schemaFile,
+      [...entryPath, 'structuredOutput', 'schemaFile'],
+      baseDir,
+    );
+  }
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CLIENT_COMMAND_TYPES,
+  clientCommandSchema,
+  handshakeSchema,
+  READ_ONLY_COMMAND_TYPES,
+} from '../index.js';
+
+describe('clientCommandSchema', () => {
+  it('parses every command of the protocol', () => {
+    expect(CLIENT_COMMAND_TYPES).toHaveLength(14);
+    const parsed = clientCommandSchema.parse({
+      id: 'c1',
+      type: 'rollback.toCodon',
+      data: { codonId: 'review#1', checkpointType: 'end', autoRestart: true },
+    });
+    expect(parsed.type).toBe('rollback.toCodon');
+  });
+
+  it('rejects a misspelt payload field with its path', () => {
+    const result = clientCommandSchema.safeParse({
+      id: 'c',
+      type: 'codon.start',
+      data: { codonID: 'a' },
+    });
+    expect(result.success).toBe(false);
+    const paths = result.error?.issues.map((issue) => issue.path.join('.'));
+    expect(paths).toContain('data.codonId');
+  });
+
+  it('keeps shutdown out of the read-only commands', () => {
+    expect(READ_ONLY_COMMAND_TYPES).not.toContain('server.shutdown');
+    expect(READ_ONLY_COMMAND_TYPES).not.toContain('server.force_shutdown');
+  });
+});
+
+describe('handshakeSchema', () => {
+  it('defaults sendPreviousEvents to false and rejects unknown modes', () => {
+    expect(
+      handshakeSchema.parse({ type: 'handshake', data: { mode: 'readonly' } }).data
+        .sendPreviousEvents,
+    ).toBe(false);
+    expect(handshakeSchema.safeParse({ type: 'handshake', data: { mode: 'admin' } }).success).toBe(
+      false,
+    );
+  });
+});
