@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** One JSON example found in a seed document, exactly as written there. */
@@ -18,6 +18,11 @@ const SEEDS_DIR = fileURLToPath(new URL('../../../../shared/seeds/', import.meta
  * placeholders do not parse and are left out, as the issue asks.
  */
 export function extractSeedExamples(): SeedExample[] {
+  if (!existsSync(SEEDS_DIR)) {
+    throw new Error(
+      `The seed documents are not at ${SEEDS_DIR}: the shared/ folder must sit beside the checkout`,
+    );
+  }
   const examples: SeedExample[] = [];
   for (const seed of readdirSync(SEEDS_DIR)
     .filter((name) => name.endsWith('.txt'))
