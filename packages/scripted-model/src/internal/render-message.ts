@@ -1,0 +1,128 @@
+import { isAbsolute, join } from 'node:path';
+import type { ContentBlock, Turn, Usage } from '../script-schema.js';
+import type { MessagesRequest } from './request-view.js';
+import { workingDirectory } from './request-view.js';
+
+/** An Anthropic content block as sent to the client. */
+export type ApiContentBlock =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
+
+/** An Anthropic usage object. */
+export interface ApiUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+}
+
+/** An Anthropic assistant message (the non-streaming response body). */
+export interface ApiMessage {
+  id: string;
+  type: 'message';
+  role: 'assistant';
+  model: string;
+  content: ApiContentBlock[];
+  stop_reason: string;
+  stop_sequence: null;
+  usage: ApiUsage;
+}
+
+// Clients round-trip signatures without checking them; a fixed value keeps output deterministic.
+const DUMMY_SIGNATURE = 'c2NyaXB0ZWQtbW9kZWw=';
+
+/** Maps script usage to the API's snake_case form. */
+export function apiUsage(usage: Usage): ApiUsage {
+  return {
+    input_tokens: usage.inputTokens,
+    output_tokens: usage.outputTokens,
+    cache_creation_input_tokens: usage.cacheCreationInputTokens,
+    cache_read_input_tokens: usage.cacheReadInputTokens,
+  };
+}
+
+/** The tool a request obliges the model to call, if any (how SDKs ask for structured output). */
+function forcedTool(request: MessagesRequest): string | undefined {
+  const choice = request.tool_choice;
+  if (choice?.type === 'tool') return choice.name;
+  if (choice?.type === 'any' && request.tools?.length === 1) return request.tools[0]?.name;
+  return undefined;
+}
+
+interface RenderContext {
+  request: MessagesRequest;
+  /** Makes tool ids unique within a session and stable across retries of the same turn. */
+  idPrefix: string;
+}
+
+function renderBlock(block: ContentBlock, index: number, context: RenderContext): ApiContentBlock {
+  const cwd = workingDirectory(context.request);
+  const path = (value: string) =>
+    cwd !== undefined && !isAbsolute(value) ? join(cwd, value) : value;
+  const tool = (name: string, input: Record<string, unknown>, id?: string): ApiContentBlock => ({
+    type: 'tool_use',
+    id: id ?? `toolu_${context.idPrefix}b${index}`,
+    name,
+    input,
+  });
+  if ('text' in block) return { type: 'text', text: block.text };
+  if ('thinking' in block) {
+    return {
+      type: 'thinking',
+      thinking: block.thinking,
+      signature: block.signature ?? DUMMY_SIGNATURE,
+    };
+  }
+  if ('write' in block) {
+    return tool('Write', { file_path: path(block.write.path), content: block.write.content });
+  }
+  if ('edit' in block) {
+    const { path: file, oldString, newString, replaceAll } = block.edit;
+    return tool('Edit', {
+      file_path: path(file),
+      old_string: oldString,
+      new_string: newString,
+      ...(replaceAll === undefined ? {} : { replace_all: replaceAll }),
+    });
+  }
+  if ('bash' in block) {
+    const bash = typeof block.bash === 'string' ? { command: block.bash } : block.bash;
+    return tool('Bash', {
+      command: bash.command,
+      ...(bash.description === undefined ? {} : { description: bash.description }),
+      ...(bash.timeoutMs === undefined ? {} : { timeout: bash.timeoutMs }),
+    });
+  }
+  if ('read' in block) {
+    const read = typeof block.read === 'string' ? { path: block.read } : block.read;
+    return tool('Read', {
+      file_path: path(read.path),
+      ...(read.offset === undefined ? {} : { offset: read.offset }),
+      ...(read.limit === undefined ? {} : { limit: read.limit }),
+    });
+  }
+  if ('tool' in block) return tool(block.tool.name, block.tool.input, block.tool.id);
+  const forced = forcedTool(context.request);
+  if (forced !== undefined) return tool(forced, block.object as Record<string, unknown>);
+  return { type: 'text', text: JSON.stringify(block.object) };
+}
+
+/** Renders a script turn as the assistant message that answers `request`. */
+export function renderMessage(
+  turn: Turn,
+  context: RenderContext & { messageId: string },
+): ApiMessage {
+  const content = turn.content.map((block, index) => renderBlock(block, index, context));
+  const callsTool = content.some((block) => block.type === 'tool_use');
+  return {
+    id: context.messageId,
+    type: 'message',
+    role: 'assistant',
+    model: context.request.model,
+    content,
+    stop_reason: turn.stopReason ?? (callsTool ? 'tool_use' : 'end_turn'),
+    stop_sequence: null,
+    usage: apiUsage(turn.usage),
+  };
+}

@@ -1,0 +1,136 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const packageRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The real Claude Code binary installed from npm (package `bin`, else node_modules/.bin). */
+export function claudeBinary(): string {
+  try {
+    const require = createRequire(import.meta.url);
+    const manifestPath = require.resolve('@anthropic-ai/claude-code/package.json');
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
+      bin?: string | Record<string, string>;
+    };
+    const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin?.claude;
+    if (bin !== undefined) {
+      const path = join(dirname(manifestPath), bin);
+      if (existsSync(path)) return path;
+    }
+  } catch {
+    // Fall through to the .bin shim.
+  }
+  return join(packageRoot, 'node_modules', '.bin', 'claude');
+}
+
+/** One line of Claude Code's stream-json output. */
+export type AgentLine = Record<string, unknown> & { type: string; subtype?: string };
+
+export interface AgentRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  lines: AgentLine[];
+  /** The last `result` line. */
+  result: AgentLine | undefined;
+  sessionId: string | undefined;
+}
+
+export interface AgentSandbox {
+  cwd: string;
+  home: string;
+  run(options: RunOptions): Promise<AgentRun>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+interface RunOptions {
+  baseUrl: string;
+  prompt: string;
+  args?: string[];
+  env?: Record<string, string>;
+  /** Kill the agent after this long (a safety net: tests must not hang). Default 60 s. */
+  timeoutMs?: number;
+}
+
+/** A private HOME and an empty working directory; `await using` removes both. */
+export async function createAgentSandbox(): Promise<AgentSandbox> {
+  const root = await mkdtemp(join(tmpdir(), 'scripted-model-'));
+  const cwd = join(root, 'work');
+  const home = join(root, 'home');
+  await mkdir(cwd);
+  await mkdir(home);
+  return {
+    cwd,
+    home,
+    run: (options) => runClaude({ ...options, cwd, home }),
+    [Symbol.asyncDispose]: () => rm(root, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * Runs `claude -p --output-format stream-json` against a scripted model, offline: loopback base
+ * URL, dummy key, no non-essential traffic, private HOME; IS_SANDBOX=1 because CI runs as root.
+ */
+export function runClaude(options: RunOptions & { cwd: string; home: string }): Promise<AgentRun> {
+  const args = [
+    '-p',
+    '--verbose',
+    '--output-format',
+    'stream-json',
+    '--model',
+    'claude-sonnet-4-5',
+    '--dangerously-skip-permissions',
+    ...(options.args ?? []),
+  ];
+  const env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: options.home,
+    ANTHROPIC_BASE_URL: options.baseUrl,
+    ANTHROPIC_API_KEY: 'sk-ant-dummy',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    IS_SANDBOX: '1',
+    ...options.env,
+  };
+  return new Promise((resolve, reject) => {
+    const child = spawn(claudeBinary(), args, { cwd: options.cwd, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const lines = stdout
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => JSON.parse(line) as AgentLine);
+      const result = lines.findLast((line) => line.type === 'result');
+      const init = lines.find((line) => line.type === 'system' && line.subtype === 'init');
+      resolve({
+        code,
+        stdout,
+        stderr,
+        lines,
+        result,
+        sessionId: init?.session_id as string | undefined,
+      });
+    });
+    child.stdin.end(options.prompt);
+  });
+}
+
+/** Saves a run as a parser fixture when UPDATE_AGENT_FIXTURES=1 (fixtures are never rewritten otherwise). */
+export async function maybeSaveFixture(name: string, run: AgentRun): Promise<void> {
+  if (process.env.UPDATE_AGENT_FIXTURES !== '1') return;
+  const { writeFile } = await import('node:fs/promises');
+  await writeFile(join(packageRoot, 'test', 'fixtures', 'agent-logs', `${name}.jsonl`), run.stdout);
+}
