@@ -22,6 +22,18 @@ describe('request-view', () => {
       ];
       expect(systemText(request({ system: blocks }))).toBe('one\ntwo');
     });
+
+    it('includes system messages that newer agents send inside messages', () => {
+      const body = request({
+        system: 'top',
+        messages: [
+          { role: 'system', content: 'MARKER in a system message' },
+          { role: 'user', content: 'go' },
+        ],
+      });
+      expect(systemText(body)).toBe('top\nMARKER in a system message');
+      expect(conversationKey(body)).toBe('go');
+    });
   });
 
   describe('lastToolResultText()', () => {

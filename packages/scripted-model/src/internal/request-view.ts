@@ -3,8 +3,9 @@ import { z } from 'zod';
 // Loose on purpose: clients add fields (thinking, metadata, context_management, betas) that the
 // server must ignore rather than reject, and new Claude Code versions add more.
 const blockSchema = z.looseObject({ type: z.string() });
+// Newer Claude Code versions put `system` messages inside `messages` for some models.
 const messageSchema = z.looseObject({
-  role: z.enum(['user', 'assistant']),
+  role: z.enum(['user', 'assistant', 'system']),
   content: z.union([z.string(), z.array(blockSchema)]),
 });
 
@@ -38,11 +39,13 @@ function toolResultText(block: Block): string {
   return content.map((part) => textOf(blockSchema.parse(part))).join('\n');
 }
 
-/** The system text: a string, or its text blocks joined by newlines. */
+/** The system text: the `system` field and any `system` messages, text blocks joined by newlines. */
 export function systemText(request: MessagesRequest): string {
-  const { system } = request;
-  if (system === undefined) return '';
-  return blocksOf(system).map(textOf).join('\n');
+  const parts = request.system === undefined ? [] : blocksOf(request.system).map(textOf);
+  for (const message of request.messages) {
+    if (message.role === 'system') parts.push(...blocksOf(message.content).map(textOf));
+  }
+  return parts.join('\n');
 }
 
 /** The text a user wrote in one message: its text blocks, without tool results. */

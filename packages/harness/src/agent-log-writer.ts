@@ -1,0 +1,113 @@
+import type { FileHandle } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { HarnessError } from './errors.js';
+
+function hasOwnTimestamp(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.hasOwn(value, 'timestamp')
+  );
+}
+
+/**
+ * The log form of one stdout line of the agent: the line itself with a `timestamp` added after its
+ * last field (the text is otherwise left byte for byte as the agent wrote it), or, when it is not a
+ * JSON object, `{"type":"stdout","timestamp","text"}`. A line that has a timestamp keeps it.
+ */
+export function stampStdoutLine(line: string, timestamp: string): string {
+  const text = line.endsWith('\r') ? line.slice(0, -1) : line;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return JSON.stringify({ type: 'stdout', timestamp, text });
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return JSON.stringify({ type: 'stdout', timestamp, text });
+  }
+  const trimmed = text.trim();
+  if (hasOwnTimestamp(parsed)) return trimmed;
+  const stamp = `"timestamp":${JSON.stringify(timestamp)}`;
+  const body = trimmed.slice(1, -1);
+  return body.trim() === '' ? `{${stamp}}` : `{${body},${stamp}}`;
+}
+
+/** The log form of one stderr line: `{"type":"stderr","timestamp","message"}`. */
+export function stderrLogLine(message: string, timestamp: string): string {
+  return JSON.stringify({ type: 'stderr', timestamp, message });
+}
+
+/**
+ * The note the harness writes before it stops an agent on purpose, so that the log (and a replay
+ * of it) says the attempt was killed: `{"type":"harness","subtype":"killed","timestamp","reason"}`.
+ */
+export function killNoteLogLine(reason: string | undefined, timestamp: string): string {
+  return JSON.stringify({
+    type: 'harness',
+    subtype: 'killed',
+    timestamp,
+    reason: reason ?? 'kill',
+  });
+}
+
+/**
+ * Appends lines to an agent log, in order, one `write` per line. Appending (never truncating)
+ * lets an extension or a retry add to the same log.
+ */
+export class AgentLogWriter {
+  private chain: Promise<void> = Promise.resolve();
+  private failure: unknown;
+
+  private constructor(
+    readonly path: string,
+    private readonly handle: FileHandle,
+  ) {}
+
+  /**
+   * Opens `path` for appending, creating its directory.
+   * @throws {HarnessError} HARNESS_LOG_WRITE_FAILED when it cannot be opened.
+   */
+  static async open(path: string): Promise<AgentLogWriter> {
+    try {
+      await mkdir(dirname(path), { recursive: true });
+      return new AgentLogWriter(path, await open(path, 'a'));
+    } catch (cause) {
+      throw new HarnessError('HARNESS_LOG_WRITE_FAILED', `Cannot open the agent log ${path}`, {
+        cause,
+        details: { path },
+      });
+    }
+  }
+
+  /**
+   * Appends `line` and a newline. Resolves once written.
+   * @throws {HarnessError} HARNESS_LOG_WRITE_FAILED when this or an earlier write failed.
+   */
+  write(line: string): Promise<void> {
+    const next = this.chain.then(async () => {
+      if (this.failure !== undefined) throw this.failure;
+      try {
+        await this.handle.write(`${line}\n`);
+      } catch (cause) {
+        this.failure = new HarnessError(
+          'HARNESS_LOG_WRITE_FAILED',
+          `Cannot write the agent log ${this.path}`,
+          { cause, details: { path: this.path } },
+        );
+        throw this.failure;
+      }
+    });
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Waits for pending writes, flushes to disk and closes. Never throws. */
+  async close(): Promise<void> {
+    await this.chain;
+    await this.handle.sync().catch(() => undefined);
+    await this.handle.close().catch(() => undefined);
+  }
+}

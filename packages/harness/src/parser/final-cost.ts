@@ -1,0 +1,71 @@
+import type { AgentResultLine, TokenUsage } from '@hankweave/types';
+import type { ModelUsage } from '../agent-harness.js';
+import { type PricingEntry, priceUsage } from '../pricing.js';
+import { toTokenUsage } from './usage-ledger.js';
+
+/** Final cost and tokens of a session, and where the cost came from. */
+export interface FinalCost {
+  finalCost: number;
+  finalTokens: TokenUsage;
+  modelUsage?: ModelUsage;
+  source: 'total_cost_usd' | 'result-usage' | 'deltas';
+}
+
+const num = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+
+/** The result's `modelUsage`, in the `token.usage` shape; undefined when absent or empty. */
+export function convertModelUsage(
+  raw: AgentResultLine['modelUsage'] | ModelUsage,
+): ModelUsage | undefined {
+  if (!raw) return undefined;
+  const converted: ModelUsage = {};
+  for (const [model, entry] of Object.entries(raw)) {
+    const record = entry as Record<string, unknown>;
+    const item: ModelUsage[string] = {
+      inputTokens: num(record.inputTokens) ?? 0,
+      outputTokens: num(record.outputTokens) ?? 0,
+      costUSD: num(record.costUSD) ?? 0,
+    };
+    const cacheRead = num(record.cacheReadInputTokens);
+    const cacheCreation = num(record.cacheCreationInputTokens);
+    if (cacheRead !== undefined) item.cacheReadInputTokens = cacheRead;
+    if (cacheCreation !== undefined) item.cacheCreationInputTokens = cacheCreation;
+    converted[model] = item;
+  }
+  return Object.keys(converted).length > 0 ? converted : undefined;
+}
+
+/**
+ * Final cost in priority order (reference §4.8): the result's `total_cost_usd`, the priced result
+ * usage, the accumulated deltas. Tokens come from the result's usage when it has one.
+ *
+ * A resumed session is different: Claude Code's `total_cost_usd` and `modelUsage` then cover the
+ * whole session, earlier processes included, while `usage` covers this process only. So for a
+ * resumed session `total_cost_usd` is skipped and `modelUsage` is built from the deltas: the
+ * outcome is the cost of this attempt, and an extension never counts its predecessor twice.
+ */
+export function computeFinalCost(input: {
+  result: AgentResultLine | undefined;
+  model: string;
+  deltas: { cost: number; tokens: TokenUsage; byModel: ModelUsage };
+  pricing: readonly PricingEntry[];
+  resumed?: boolean;
+}): FinalCost {
+  const { result, deltas } = input;
+  const finalTokens = result?.usage ? toTokenUsage(result.usage) : { ...deltas.tokens };
+  const modelUsage = input.resumed
+    ? convertModelUsage(deltas.byModel)
+    : convertModelUsage(result?.modelUsage);
+  const withUsage = (value: Omit<FinalCost, 'modelUsage'>): FinalCost =>
+    modelUsage ? { ...value, modelUsage } : value;
+  const total = input.resumed ? undefined : num(result?.total_cost_usd);
+  if (total !== undefined)
+    return withUsage({ finalCost: total, finalTokens, source: 'total_cost_usd' });
+  if (result?.usage) {
+    const priced = priceUsage(input.model, finalTokens, input.pricing);
+    if (priced.known)
+      return withUsage({ finalCost: priced.cost, finalTokens, source: 'result-usage' });
+  }
+  return withUsage({ finalCost: deltas.cost, finalTokens, source: 'deltas' });
+}
