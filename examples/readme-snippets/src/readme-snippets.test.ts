@@ -6,12 +6,9 @@ const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const TMP = fileURLToPath(new URL('../.tmp/', import.meta.url));
 const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
-const readmes = ['packages', 'apps']
-  .flatMap((group) =>
-    existsSync(`${REPO}${group}`)
-      ? readdirSync(`${REPO}${group}`).map((name) => `${group}/${name}`)
-      : [],
-  )
+// Libraries only: the CLI's README shows shell commands, which its own tests run.
+const readmes = readdirSync(`${REPO}packages`)
+  .map((name) => `packages/${name}`)
   .filter(
     (dir) => existsSync(`${REPO}${dir}/README.md`) && existsSync(`${REPO}${dir}/package.json`),
   );

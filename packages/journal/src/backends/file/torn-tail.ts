@@ -1,0 +1,53 @@
+import type { FileHandle } from 'node:fs/promises';
+import { isEventLine } from '../../internal/parse-line.js';
+
+/** What `repairTornTail` did to the end of the file. */
+export interface TailRepair {
+  /** The file size after the repair. */
+  size: number;
+  /** `terminated`: the tail was a whole event missing its newline, which was added. */
+  action: 'none' | 'terminated' | 'truncated';
+  /** Bytes of the tail that was removed or terminated. */
+  tailBytes: number;
+}
+
+const WINDOW = 64 * 1024;
+
+/** Offset just after the last newline before `size`, or 0 when there is none. */
+async function startOfLastLine(handle: FileHandle, size: number): Promise<number> {
+  let end = size;
+  while (end > 0) {
+    const start = Math.max(0, end - WINDOW);
+    const buffer = Buffer.alloc(end - start);
+    await handle.read(buffer, 0, buffer.length, start);
+    const newline = buffer.lastIndexOf(10);
+    if (newline !== -1) return start + newline + 1;
+    end = start;
+  }
+  return 0;
+}
+
+/**
+ * Repairs a file whose last line has no newline (a write cut short by a crash). A tail that parses
+ * as a complete event is kept and terminated, because it is a whole line; anything else was never
+ * acknowledged (appends resolve only after the newline is written), so it is truncated. Complete
+ * lines are never touched. The repair is fsynced before the journal accepts new appends, so a new
+ * line can never be glued to a torn one.
+ */
+export async function repairTornTail(handle: FileHandle, size: number): Promise<TailRepair> {
+  if (size === 0) return { size, action: 'none', tailBytes: 0 };
+  const last = Buffer.alloc(1);
+  await handle.read(last, 0, 1, size - 1);
+  if (last[0] === 10) return { size, action: 'none', tailBytes: 0 };
+  const tailStart = await startOfLastLine(handle, size);
+  const tail = Buffer.alloc(size - tailStart);
+  await handle.read(tail, 0, tail.length, tailStart);
+  if (isEventLine(tail.toString('utf8'))) {
+    await handle.write('\n');
+    await handle.sync();
+    return { size: size + 1, action: 'terminated', tailBytes: tail.length };
+  }
+  await handle.truncate(tailStart);
+  await handle.sync();
+  return { size: tailStart, action: 'truncated', tailBytes: tail.length };
+}
