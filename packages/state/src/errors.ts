@@ -1,0 +1,53 @@
+import { type ErrorDetails, HankweaveError } from '@hankweave/types';
+
+/**
+ * Every code a {@link StateError} can carry. A runtime list (for tables, snapshots and
+ * `switch` exhaustiveness) and a type at once.
+ */
+export const STATE_ERROR_CODES = [
+  'STATE_INVALID',
+  'STATE_INVALID_TRANSITION',
+  'STATE_MISSING_METADATA',
+  'STATE_UNKNOWN_RUN',
+  'STATE_UNKNOWN_CODON',
+  'STATE_DUPLICATE_RUN',
+  'STATE_CORRUPT',
+  'STATE_WRITE_FAILED',
+  'STATE_CLOSED',
+  'STATE_LOCKED',
+  'STATE_LOCK_LOST',
+  'STATE_LOCK_FAILED',
+] as const;
+
+/** One of {@link STATE_ERROR_CODES}. */
+export type StateErrorCode = (typeof STATE_ERROR_CODES)[number];
+
+/**
+ * The one error class of `@hankweave/state`. Branch on `code`, never on the message:
+ *
+ * ```ts
+ * try { store.apply(t); } catch (error) {
+ *   if (error instanceof StateError && error.code === 'STATE_INVALID_TRANSITION') { ... }
+ * }
+ * ```
+ */
+export class StateError extends HankweaveError<StateErrorCode> {
+  override name = 'StateError';
+
+  /** True when `value` is a `StateError`, optionally with the given code. */
+  static isStateError(value: unknown, code?: StateErrorCode): value is StateError {
+    return (
+      HankweaveError.is(value) &&
+      value.name === 'StateError' &&
+      (code === undefined || value.code === code)
+    );
+  }
+}
+
+/** Shorthand used inside the package: `throw stateError('STATE_LOCKED', '...', {pid})`. */
+export const stateError = (
+  code: StateErrorCode,
+  message: string,
+  details?: ErrorDetails,
+  cause?: unknown,
+): StateError => new StateError(code, message, { details, cause });

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { type LockOnDisk, lockHolderStatus } from './lock-file.js';
+import { isPidAlive } from './pid.js';
+
+const NOW = Date.parse('2025-01-04T12:10:00.000Z');
+const lock = (lastHeartbeat: string, pid = 7): LockOnDisk => ({
+  text: '',
+  mtimeMs: NOW,
+  lock: { pid, runId: 'r', startTime: lastHeartbeat, lastHeartbeat },
+});
+
+describe('lockHolderStatus()', () => {
+  it('is dead when the pid is gone, whatever the heartbeat', () => {
+    expect(lockHolderStatus(lock('2025-01-04T12:09:59.000Z'), NOW, 120_000, () => false)).toBe(
+      'dead',
+    );
+  });
+  it('is stale when the heartbeat is older than the limit, live otherwise', () => {
+    expect(lockHolderStatus(lock('2025-01-04T12:07:59.000Z'), NOW, 120_000, () => true)).toBe(
+      'stale',
+    );
+    expect(lockHolderStatus(lock('2025-01-04T12:08:01.000Z'), NOW, 120_000, () => true)).toBe(
+      'live',
+    );
+  });
+  it('judges a file that does not parse by its mtime', () => {
+    expect(lockHolderStatus({ text: '{', mtimeMs: NOW - 1000 }, NOW, 120_000, () => true)).toBe(
+      'unreadable',
+    );
+    expect(lockHolderStatus({ text: '{', mtimeMs: NOW - 121_000 }, NOW, 120_000, () => true)).toBe(
+      'stale',
+    );
+  });
+});
+
+describe('isPidAlive()', () => {
+  it('sees this process, and never a pid that is not a positive integer', () => {
+    expect(isPidAlive(process.pid)).toBe(true);
+    expect(isPidAlive(0)).toBe(false);
+    expect(isPidAlive(-1)).toBe(false);
+    expect(isPidAlive(1.5)).toBe(false);
+    expect(isPidAlive(2 ** 22 + 12_345)).toBe(false);
+  });
+});
+
+describe('isPidAlive() with zombies', () => {
+  it.runIf(process.platform === 'linux')(
+    'counts a killed process its parent never reaped as dead',
+    async () => {
+      const { spawn } = await import('node:child_process');
+      // `sleep 60` never reaps children: the background sleep becomes a zombie once killed.
+      const parent = spawn('sh', ['-c', 'sleep 30 & echo $!; exec sleep 60'], {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      const pid = Number(
+        await new Promise<string>((resolve) =>
+          parent.stdout?.once('data', (chunk) => resolve(String(chunk))),
+        ),
+      );
+      try {
+        expect(isPidAlive(pid)).toBe(true);
+        process.kill(pid, 'SIGKILL');
+        await expect.poll(() => isPidAlive(pid), { timeout: 2000 }).toBe(false);
+        // Still a zombie: the kernel keeps the pid, which is what fooled kill(pid, 0).
+        expect(() => process.kill(pid, 0)).not.toThrow();
+      } finally {
+        parent.kill('SIGKILL');
+      }
+    },
+  );
+});

@@ -1,0 +1,111 @@
+import { type RuntimeLock, runtimeLockSchema } from '@hankweave/types';
+import { errorCode, type StateFs } from '../fs.js';
+import type { IsPidAlive } from '../options.js';
+
+/** What a lock on disk says about its holder. */
+export type LockHolderStatus = 'live' | 'dead' | 'stale' | 'unreadable';
+
+/** A lock file as read from disk: the raw text (to detect changes) and its parsed content. */
+export interface LockOnDisk {
+  text: string;
+  /** Undefined when the text is not a lock (torn or foreign). */
+  lock?: RuntimeLock;
+  mtimeMs: number;
+}
+
+/** Reads the lock file; undefined when there is none. */
+export const readLockFile = async (fs: StateFs, path: string): Promise<LockOnDisk | undefined> => {
+  let text: string;
+  let mtimeMs: number;
+  try {
+    text = await fs.readFile(path, 'utf8');
+    mtimeMs = (await fs.stat(path)).mtimeMs;
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+  return { text, lock: parseLock(text, mtimeMs), mtimeMs };
+};
+
+const parseLock = (text: string, mtimeMs: number): RuntimeLock | undefined => {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  // Old runtimes wrote a bare pid; read it as a lock whose heartbeat is the file's mtime.
+  if (typeof data === 'number' && Number.isInteger(data)) {
+    const at = new Date(mtimeMs).toISOString();
+    return { pid: data, runId: null, startTime: at, lastHeartbeat: at };
+  }
+  const parsed = runtimeLockSchema.safeParse(data);
+  return parsed.success ? parsed.data : undefined;
+};
+
+/**
+ * Classifies a lock: `dead` when its pid is gone, `stale` when its heartbeat (or, for a file
+ * that does not parse, its mtime) is older than `staleAfterMs`, `unreadable` for a recent file
+ * that does not parse (fail closed: it may be being written), else `live`.
+ */
+export const lockHolderStatus = (
+  onDisk: LockOnDisk,
+  now: number,
+  staleAfterMs: number,
+  isPidAlive: IsPidAlive,
+): LockHolderStatus => {
+  if (onDisk.lock === undefined) {
+    return now - onDisk.mtimeMs > staleAfterMs ? 'stale' : 'unreadable';
+  }
+  if (!isPidAlive(onDisk.lock.pid)) return 'dead';
+  const heartbeat = Date.parse(onDisk.lock.lastHeartbeat);
+  const beat = Number.isNaN(heartbeat) ? onDisk.mtimeMs : heartbeat;
+  return now - beat > staleAfterMs ? 'stale' : 'live';
+};
+
+/** Writes `text` to `path` with mode 0600; with `exclusive`, fails with EEXIST if it exists. */
+export const writePrivateFile = async (
+  fs: StateFs,
+  path: string,
+  text: string,
+  options: { exclusive: boolean; sync: boolean },
+): Promise<void> => {
+  const handle = await fs.open(path, options.exclusive ? 'wx' : 'w', 0o600);
+  try {
+    await handle.writeFile(text);
+    if (options.sync) await handle.sync();
+  } finally {
+    await handle.close();
+  }
+};
+
+/**
+ * Deletes `runtime.lock.<id>.tmp` files older than `olderThanMs`: left by processes killed while
+ * writing their lock. Best effort: errors are ignored (another process may be cleaning too).
+ */
+export const removeLeftoverLockTemps = async (
+  fs: StateFs,
+  dir: string,
+  lockName: string,
+  now: number,
+  olderThanMs: number,
+): Promise<number> => {
+  let removed = 0;
+  try {
+    const entries = await fs.readdir(dir, { withFileTypes: true });
+    for (const entry of entries) {
+      if (!entry.name.startsWith(`${lockName}.`) || !entry.name.endsWith('.tmp')) continue;
+      const path = `${dir}/${entry.name}`;
+      try {
+        if (now - (await fs.stat(path)).mtimeMs <= olderThanMs) continue;
+        await fs.unlink(path);
+        removed++;
+      } catch {
+        // Gone already, or not ours to delete: either way nothing to do.
+      }
+    }
+  } catch {
+    // Listing failed: leftovers stay until the next acquisition.
+  }
+  return removed;
+};

@@ -1,0 +1,151 @@
+import { emptyState, type HankweaveState, type StateTransition } from '@hankweave/types';
+import { describe, expect, it } from 'vitest';
+import { twoRunState } from '../../test/fixture-state.js';
+import { replayTransitions } from '../reducer/reduce-state.js';
+import { codonLifecycle, METADATA_FOR, makeTransition as t } from '../testing/transitions.js';
+import { executionThread } from './execution-thread.js';
+import { runTree } from './run-tree.js';
+
+const plan = ['a', 'b', 'c', 'd'].map((codonId) => ({
+  codon: { id: codonId, name: codonId },
+  codonId,
+}));
+const continuation = (runId: string, afterCodon: string | null, checkpointSha = 'done0001') =>
+  ({
+    type: 'continuation',
+    source: { runId, afterCodon, checkpointSha },
+    reason: 'rollback',
+  }) as const;
+const build = (...transitions: StateTransition[]): HankweaveState =>
+  replayTransitions(emptyState(), [
+    { type: 'ExecutionPlanUpdated', data: { executionPlan: plan } },
+    ...transitions,
+  ]);
+const ids = (state: HankweaveState, runId?: string) =>
+  executionThread(state, runId).codons.map((entry) => `${entry.runId}:${entry.codon.codonId}`);
+
+describe('executionThread()', () => {
+  it('includes a parent run up to afterCodon and the target run whole, newest first', () => {
+    const thread = executionThread(twoRunState());
+    expect(thread.codons.map((entry) => `${entry.runId}:${entry.codon.codonId}`)).toEqual([
+      'r2:review#0',
+      'r1:lint',
+      'r1:research',
+    ]);
+    expect(thread).toMatchObject({
+      runId: 'r2',
+      runIds: ['r2', 'r1'],
+      failed: false,
+      hasRunningCodon: true,
+      nextCodonId: 'review#1',
+    });
+    expect(thread.codons.map((entry) => [entry.globalIndex, entry.runIndex])).toEqual([
+      [2, 1],
+      [1, 0],
+      [0, 0],
+    ]);
+  });
+
+  it('includes none of the parent for afterCodon null, and starts at the first plan entry', () => {
+    const state = build(
+      t.runStarted('r1'),
+      ...codonLifecycle('r1', 'a', 'completed'),
+      t.runCompleted('r1'),
+      t.runStarted('r2', { startingConditions: continuation('r1', null, '') }),
+    );
+    expect(ids(state)).toEqual([]);
+    expect(executionThread(state).nextCodonId).toBe('a');
+  });
+
+  it('excludes the codon a rig-setup continuation restarts, which runs next', () => {
+    const state = build(
+      t.runStarted('r1'),
+      ...codonLifecycle('r1', 'a', 'completed'),
+      ...codonLifecycle('r1', 'b', 'failed'),
+      t.runFailed('r1'),
+      t.runStarted('r2', {
+        startingConditions: continuation('r1', 'b', METADATA_FOR.starting?.checkpointSha),
+      }),
+    );
+    expect(ids(state)).toEqual(['r1:a']);
+    expect(executionThread(state).nextCodonId).toBe('b');
+  });
+
+  it('carries afterCodon up to the ancestor that ran that codon', () => {
+    const state = build(
+      t.runStarted('r1'),
+      ...codonLifecycle('r1', 'a', 'completed'),
+      ...codonLifecycle('r1', 'b', 'completed'),
+      t.runCompleted('r1'),
+      t.runStarted('r2', { startingConditions: continuation('r1', 'b') }),
+      ...codonLifecycle('r2', 'c', 'completed'),
+      t.runCompleted('r2'),
+      t.runStarted('r3', { startingConditions: continuation('r2', 'a') }),
+    );
+    expect(ids(state)).toEqual(['r1:a']);
+    expect(executionThread(state).nextCodonId).toBe('b');
+    expect(ids(state, 'r2')).toEqual(['r2:c', 'r1:b', 'r1:a']);
+  });
+
+  it('offers nothing next after a failed or crashed run', () => {
+    const state = build(
+      t.runStarted('r1'),
+      ...codonLifecycle('r1', 'a', 'running'),
+      t.runCrashed('r1'),
+    );
+    expect(executionThread(state)).toMatchObject({
+      failed: true,
+      nextCodonId: null,
+      hasRunningCodon: false,
+    });
+  });
+
+  it('starts a state without runs at the first plan entry, and ends after the last', () => {
+    expect(executionThread(build())).toMatchObject({ runIds: [], codons: [], nextCodonId: 'a' });
+    const done = build(
+      t.runStarted('r1'),
+      ...['a', 'b', 'c', 'd'].flatMap((id) => codonLifecycle('r1', id, 'completed')),
+    );
+    expect(executionThread(done).nextCodonId).toBeNull();
+  });
+
+  it('stops at a continuation cycle instead of looping', () => {
+    const state = build(
+      t.runStarted('r1', { startingConditions: continuation('r2', 'a') }),
+      t.runStarted('r2', { startingConditions: continuation('r1', null) }),
+    );
+    expect(executionThread(state).runIds).toEqual(['r2', 'r1']);
+  });
+});
+
+describe('runTree()', () => {
+  it('hangs continuations under the run they continue, oldest first', () => {
+    const state = build(
+      t.runStarted('r1'),
+      t.runCompleted('r1'),
+      t.runStarted('r2', { startingConditions: continuation('r1', null) }),
+      t.runCompleted('r2'),
+      t.runStarted('r3', { startingConditions: continuation('r1', null) }),
+      t.runCompleted('r3'),
+      t.runStarted('r4', { startingConditions: continuation('r3', null) }),
+      t.runCompleted('r4'),
+      t.runStarted('lost', { startingConditions: continuation('gone', null) }),
+    );
+    const shape = (nodes: ReturnType<typeof runTree>): unknown =>
+      nodes.map((node) => ({ [node.run.runId]: shape(node.children) }));
+    expect(shape(runTree(state))).toEqual([
+      { r1: [{ r2: [] }, { r3: [{ r4: [] }] }] },
+      { lost: [] },
+    ]);
+  });
+
+  it('breaks a cycle at its oldest run', () => {
+    const state = build(
+      t.runStarted('x', { startingConditions: continuation('y', null) }),
+      t.runStarted('y', { startingConditions: continuation('x', null) }),
+    );
+    const roots = runTree(state);
+    expect(roots.map((node) => node.run.runId)).toEqual(['x']);
+    expect(roots[0]?.children.map((node) => node.run.runId)).toEqual(['y']);
+  });
+});
