@@ -1,0 +1,33 @@
+export { type BuildFileTreeOptions, buildFileTree } from './build-file-tree.js';
+export {
+  ChangeScanner,
+  type ChangeScannerOptions,
+  type ScanResult,
+} from './change-scanner.js';
+export {
+  FILES_ERROR_CODES,
+  FilesError,
+  type FilesErrorCode,
+  type FilesWarning,
+} from './errors.js';
+export type { FileNode } from './file-node.js';
+export { type FilesDirent, type FilesFs, type FilesStats, nodeFilesFs } from './files-fs.js';
+export { type HashAlgorithm, type HashFileOptions, hashFile, hashFileSync } from './hash-file.js';
+export { compareUtf8 as comparePaths } from './internal/compare-paths.js';
+export { ALWAYS_EXCLUDED_NAMES } from './internal/excluded-names.js';
+export { toRootRelative } from './internal/paths.js';
+export {
+  diff,
+  type FileChange,
+  type FileChanges,
+  type FileSnapshot,
+  type FileStat,
+  type SnapshotOptions,
+  snapshot,
+} from './snapshot.js';
+export { TrackedPatterns, type TrackedPatternsSnapshot } from './tracked-patterns.js';
+export {
+  type ResolveResult,
+  UnifiedFileResolver,
+  type UnifiedFileResolverOptions,
+} from './unified-file-resolver.js';

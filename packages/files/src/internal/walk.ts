@@ -1,0 +1,143 @@
+import { errnoOf, FilesError, type FilesWarning } from '../errors.js';
+import type { FilesDirent, FilesFs } from '../files-fs.js';
+import { sortPaths } from './compare-paths.js';
+import type { GitignoreCache } from './gitignore-cache.js';
+import type { IgnoreLevel } from './ignore-levels.js';
+import type { ListingCache } from './listing-cache.js';
+import type { CompiledPatterns } from './patterns.js';
+
+/** Everything one walk needs; built per resolve by the resolver. */
+export interface WalkContext {
+  readonly rootAbs: string;
+  readonly fs: FilesFs;
+  readonly patterns: CompiledPatterns;
+  readonly gitignores: GitignoreCache;
+  readonly isExcludedName: (name: string) => boolean;
+  readonly listings: ListingCache | undefined;
+  readonly warn: (warning: FilesWarning) => void;
+}
+
+const FILE = 0;
+const DIRECTORY = 1;
+const SYMLINK = 2;
+const OTHER = 3;
+const SLASH = 0x2f;
+
+function kindOf(fs: FilesFs, entry: FilesDirent, prefix: string): number {
+  if (entry.isFile()) return FILE;
+  if (entry.isDirectory()) return DIRECTORY;
+  if (entry.isSymbolicLink()) return SYMLINK;
+  // DT_UNKNOWN (some network and FUSE file systems) reports no type: ask lstat. Fifos, sockets
+  // and devices stay OTHER and are skipped, as git skips them.
+  try {
+    const stats = fs.lstatSync(prefix + entry.name, { bigint: true });
+    if (stats.isFile()) return FILE;
+    if (stats.isDirectory()) return DIRECTORY;
+    if (stats.isSymbolicLink()) return SYMLINK;
+  } catch {
+    // Vanished since the listing: nothing to list.
+  }
+  return OTHER;
+}
+
+/**
+ * Depth-first walk of the root, returning matching files and symlinks in git's order. Ignored and
+ * excluded directories are pruned before they are read; symlinks are never followed.
+ */
+export function walk(context: WalkContext): string[] {
+  const out: string[] = [];
+  const { rootAbs } = context;
+  // .git/info/exclude is the lowest-precedence level, below the root .gitignore.
+  const level = context.gitignores.levelFor(
+    rootAbs,
+    `${prefixOf(rootAbs)}.git/info/exclude`,
+    '.git/info/exclude',
+    '',
+    undefined,
+    context.warn,
+  );
+  visit(context, rootAbs, '', level, out);
+  return out;
+}
+
+function prefixOf(dirAbs: string): string {
+  return dirAbs.endsWith('/') ? dirAbs : `${dirAbs}/`;
+}
+
+function list(context: WalkContext, dirAbs: string, dirRel: string): FilesDirent[] | undefined {
+  try {
+    return context.listings
+      ? context.listings.list(context.fs, dirAbs)
+      : context.fs.readdirSync(dirAbs, { withFileTypes: true });
+  } catch (error) {
+    const errno = errnoOf(error);
+    if (dirRel === '') {
+      throw new FilesError('FILES_UNREADABLE', `The root ${context.rootAbs} could not be read`, {
+        cause: error,
+        details: { root: context.rootAbs, ...(errno ? { errno } : {}) },
+      });
+    }
+    // A directory deleted mid-walk has nothing to list; anything else is worth a warning.
+    if (errno !== 'ENOENT') {
+      const path = dirRel.slice(0, -1);
+      context.warn({
+        code: 'FILES_UNREADABLE',
+        path,
+        message: `Directory ${path} could not be read (${errno ?? 'unknown error'}); skipped`,
+        ...(errno ? { errno } : {}),
+      });
+    }
+    return undefined;
+  }
+}
+
+function visit(
+  context: WalkContext,
+  dirAbs: string,
+  dirRel: string,
+  parentLevel: IgnoreLevel | undefined,
+  out: string[],
+): void {
+  const entries = list(context, dirAbs, dirRel);
+  if (!entries) return;
+  const { fs, patterns, isExcludedName } = context;
+  const prefix = prefixOf(dirAbs);
+  let level = parentLevel;
+  for (const entry of entries) {
+    if (entry.name !== '.gitignore') continue;
+    const fileRel = `${dirRel}.gitignore`;
+    level = context.gitignores.levelFor(
+      context.rootAbs,
+      `${prefix}.gitignore`,
+      fileRel,
+      dirRel,
+      parentLevel,
+      context.warn,
+    );
+    break;
+  }
+  const isIgnored = level?.childTest(dirRel);
+  // Git's tree order: a directory sorts as its name plus '/'. Visiting each directory's entries in
+  // that order makes the depth-first output come out in `git ls-files` order with no global sort
+  // (sorting many short lists natively is cheaper than one long one).
+  const keys: string[] = [];
+  for (const entry of entries) {
+    const name = entry.name;
+    if (isExcludedName(name)) continue;
+    const kind = kindOf(fs, entry, prefix);
+    if (kind === DIRECTORY) keys.push(`${name}/`);
+    else if (kind !== OTHER) keys.push(name);
+  }
+  sortPaths(keys);
+  for (const key of keys) {
+    if (key.charCodeAt(key.length - 1) === SLASH) {
+      const name = key.slice(0, -1);
+      const rel = dirRel + name;
+      if (!patterns.mayDescend(rel) || isIgnored?.(name, true)) continue;
+      visit(context, prefix + name, `${rel}/`, level, out);
+    } else {
+      const rel = dirRel + key;
+      if (patterns.matches(rel) && !isIgnored?.(key, false)) out.push(rel);
+    }
+  }
+}

@@ -1,0 +1,219 @@
+import { errnoOf, FilesError, type FilesWarning } from './errors.js';
+import { type FilesFs, nodeFilesFs } from './files-fs.js';
+import { createExcludedNameTest } from './internal/excluded-names.js';
+import { GitignoreCache } from './internal/gitignore-cache.js';
+import type { ListingCache } from './internal/listing-cache.js';
+import { absoluteRoot, toRootRelative } from './internal/paths.js';
+import { type CompiledPatterns, compilePatterns, normalizePatterns } from './internal/patterns.js';
+import { DEFAULT_RACY_WINDOW_MS, msToNs } from './internal/racy.js';
+import { walk } from './internal/walk.js';
+
+/** Options of {@link UnifiedFileResolver}. */
+export interface UnifiedFileResolverOptions {
+  /** The synchronous fs the walks use; default the real one. */
+  readonly fs?: FilesFs;
+  /**
+   * Match .gitignore rules and globs case-insensitively. Default false, which is git's default
+   * on case-sensitive file systems (`core.ignorecase=false`); set it where git would set it true.
+   */
+  readonly ignoreCase?: boolean;
+  /** More entry names to exclude at any depth, on top of {@link ALWAYS_EXCLUDED_NAMES}. */
+  readonly excludeNames?: readonly string[];
+  /** Called for every warning (unreadable directory or .gitignore...), as well as returned. */
+  readonly onWarning?: (warning: FilesWarning) => void;
+  /** How recent (ms) an mtime must be for its stat to be re-checked next time; default 2000. */
+  readonly racyWindowMs?: number;
+}
+
+/** What {@link UnifiedFileResolver.resolveDetailed} returns. */
+export interface ResolveResult {
+  /** Sorted (git's byte order) POSIX paths relative to the root. */
+  readonly paths: string[];
+  /** Non-fatal problems met during the walk. */
+  readonly warnings: FilesWarning[];
+}
+
+interface Internals {
+  readonly fs: FilesFs;
+  readonly racyWindowNs: bigint;
+  run(root: string, patterns: readonly string[], listings?: ListingCache): ResolveResult;
+}
+
+const internals = new WeakMap<UnifiedFileResolver, Internals>();
+
+/** Package-internal access for the change scanner (shares this resolver's caches). */
+export function resolverInternals(resolver: UnifiedFileResolver): Internals {
+  return internals.get(resolver) as Internals;
+}
+
+const PATTERN_CACHE_SIZE = 64;
+
+/**
+ * Resolves tracked-file patterns under a root the way git would list them: micromatch globs,
+ * negations over the whole result, .gitignore at every level with git's semantics (plus the
+ * root's `.git/info/exclude`), always-excluded names, symlinks listed but never followed. Holds
+ * the parsed .gitignore files and compiled globs between calls; keep one per runtime.
+ */
+export class UnifiedFileResolver {
+  private readonly fs: FilesFs;
+  private readonly ignoreCase: boolean;
+  private readonly isExcludedName: (name: string) => boolean;
+  private readonly gitignores: GitignoreCache;
+  private readonly compiled = new Map<string, CompiledPatterns>();
+  private readonly onWarning: ((warning: FilesWarning) => void) | undefined;
+
+  constructor(options: UnifiedFileResolverOptions = {}) {
+    this.fs = options.fs ?? nodeFilesFs;
+    this.ignoreCase = options.ignoreCase ?? false;
+    this.isExcludedName = createExcludedNameTest(options.excludeNames);
+    this.onWarning = options.onWarning;
+    const racyWindowNs = msToNs(options.racyWindowMs ?? DEFAULT_RACY_WINDOW_MS);
+    this.gitignores = new GitignoreCache(this.fs, this.ignoreCase, racyWindowNs);
+    internals.set(this, {
+      fs: this.fs,
+      racyWindowNs,
+      run: (root, patterns, listings) => this.run(root, patterns, listings),
+    });
+  }
+
+  /**
+   * Sorted POSIX paths, relative to `root`, of the regular files and symlinks that match.
+   *
+   * @throws {FilesError} FILES_INVALID_PATTERN, FILES_PATH_ESCAPES_ROOT for bad patterns.
+   * @throws {FilesError} FILES_ROOT_NOT_FOUND when `root` is not a directory.
+   * @throws {FilesError} FILES_UNREADABLE when `root` itself cannot be listed.
+   */
+  resolve(root: string, patterns: readonly string[]): string[] {
+    return this.run(root, patterns).paths;
+  }
+
+  /** Like {@link resolve}, also returning the warnings (unreadable directories...). */
+  resolveDetailed(root: string, patterns: readonly string[]): ResolveResult {
+    return this.run(root, patterns);
+  }
+
+  /**
+   * A test for single paths (absolute, or relative to `root`), e.g. the `file_path` of a tool
+   * call: true when {@link resolve} would list that path if it were a file. Paths outside the
+   * root, under a symlinked or excluded directory, or that are directories, give false.
+   */
+  createPathMatcher(root: string, patterns: readonly string[]): (path: string) => boolean {
+    const rootAbs = absoluteRoot(root);
+    const compiled = this.compile(rootAbs, patterns);
+    return (path) => {
+      let rel: string;
+      try {
+        rel = toRootRelative(rootAbs, path);
+      } catch (error) {
+        if (FilesError.is(error)) return false;
+        throw error;
+      }
+      if (!compiled.matches(rel)) return false;
+      const segments = rel.split('/');
+      if (segments.some(this.isExcludedName)) return false;
+      return this.matchAncestors(rootAbs, segments);
+    };
+  }
+
+  /** Forgets parsed .gitignore files and compiled globs. */
+  clearCache(): void {
+    this.gitignores.clear();
+    this.compiled.clear();
+  }
+
+  private matchAncestors(rootAbs: string, segments: readonly string[]): boolean {
+    const prefix = rootAbs.endsWith('/') ? rootAbs : `${rootAbs}/`;
+    const warn = (warning: FilesWarning) => this.onWarning?.(warning);
+    let level = this.gitignores.levelFor(
+      rootAbs,
+      `${prefix}.git/info/exclude`,
+      '.git/info/exclude',
+      '',
+      undefined,
+      warn,
+    );
+    let dirRel = '';
+    for (let i = 0; i < segments.length; i++) {
+      const name = segments[i] as string;
+      const last = i === segments.length - 1;
+      const fileRel = `${dirRel}.gitignore`;
+      level = this.gitignores.levelFor(rootAbs, prefix + fileRel, fileRel, dirRel, level, warn);
+      const stats = this.lstatOrUndefined(prefix + dirRel + name);
+      if (last) {
+        if (stats && !stats.isFile() && !stats.isSymbolicLink()) return false;
+        return !level?.childTest(dirRel)(name, false);
+      }
+      // Walks never follow a symlinked directory, so nothing beneath one is ever listed.
+      if (stats && !stats.isDirectory()) return false;
+      if (level?.childTest(dirRel)(name, true)) return false;
+      dirRel = `${dirRel}${name}/`;
+    }
+    return false;
+  }
+
+  private lstatOrUndefined(path: string): ReturnType<FilesFs['lstatSync']> | undefined {
+    try {
+      return this.fs.lstatSync(path, { bigint: true });
+    } catch {
+      return undefined;
+    }
+  }
+
+  private compile(rootAbs: string, patterns: readonly string[]): CompiledPatterns {
+    const key = Array.isArray(patterns) ? `${rootAbs}\0${patterns.join('\0')}` : undefined;
+    const cached = key === undefined ? undefined : this.compiled.get(key);
+    if (cached && key !== undefined) {
+      // Refresh its place so the map evicts the least recently used list first.
+      this.compiled.delete(key);
+      this.compiled.set(key, cached);
+      return cached;
+    }
+    const compiled = compilePatterns(normalizePatterns(patterns, rootAbs), this.ignoreCase);
+    if (key !== undefined) {
+      this.compiled.set(key, compiled);
+      if (this.compiled.size > PATTERN_CACHE_SIZE) {
+        this.compiled.delete(this.compiled.keys().next().value as string);
+      }
+    }
+    return compiled;
+  }
+
+  private run(root: string, patterns: readonly string[], listings?: ListingCache): ResolveResult {
+    const rootAbs = absoluteRoot(root);
+    const compiled = this.compile(rootAbs, patterns);
+    this.assertDirectory(rootAbs);
+    const warnings: FilesWarning[] = [];
+    if (compiled.empty) return { paths: [], warnings };
+    const paths = walk({
+      rootAbs,
+      fs: this.fs,
+      patterns: compiled,
+      gitignores: this.gitignores,
+      isExcludedName: this.isExcludedName,
+      listings,
+      warn: (warning) => {
+        warnings.push(warning);
+        this.onWarning?.(warning);
+      },
+    });
+    listings?.sweep();
+    return { paths, warnings };
+  }
+
+  private assertDirectory(rootAbs: string): void {
+    let isDirectory = false;
+    let cause: unknown;
+    try {
+      isDirectory = this.fs.statSync(rootAbs, { bigint: true }).isDirectory();
+    } catch (error) {
+      cause = error;
+    }
+    if (!isDirectory) {
+      const errno = errnoOf(cause);
+      throw new FilesError('FILES_ROOT_NOT_FOUND', `The root ${rootAbs} is not a directory`, {
+        cause,
+        details: { root: rootAbs, ...(errno ? { errno } : {}) },
+      });
+    }
+  }
+}
