@@ -1,0 +1,59 @@
+import type { SentinelState } from '@hankweave/types';
+import type { LanguageModel } from 'ai';
+
+/** Where the manager reports what it cannot throw (dropped triggers, corrupt history, ...). */
+export interface SentinelLogger {
+  info(message: string, details?: Record<string, unknown>): void;
+  warn(message: string, details?: Record<string, unknown>): void;
+}
+
+/** Token usage of one LLM call, as the pricing function sees it. */
+export interface SentinelUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/**
+ * Prices one call in USD, or `undefined` when the model is unknown (the built-in table is then
+ * tried). `modelId` is the sentinel's full id, e.g. `anthropic/claude-haiku-4-5`.
+ */
+export type PriceUsage = (modelId: string, usage: SentinelUsage) => number | undefined;
+
+/** Emits one journaled `sentinel.*` event through the runtime's event bus. */
+export type SentinelEmit = (type: SentinelEventType, data: Record<string, unknown>) => void;
+
+/** The five event types this package emits. */
+export type SentinelEventType =
+  | 'sentinel.loaded'
+  | 'sentinel.triggered'
+  | 'sentinel.output'
+  | 'sentinel.error'
+  | 'sentinel.unloaded';
+
+/** Everything a {@link SentinelManager} needs; one manager serves a whole run. */
+export interface SentinelManagerOptions {
+  /** Directory of hank.json: sentinel file refs resolve against it. */
+  hankDir: string;
+  /** `{execution}/.hankweave`: outputs and history go under `sentinels/` here. */
+  hankweaveDir: string;
+  /** The agent's working directory: output paths containing `/` resolve against it. */
+  agentRoot: string;
+  /** The runtime's journaled-event emitter for `sentinel.*` events. */
+  emit: SentinelEmit;
+  /** Provider keys and base URLs (default `process.env`). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Milliseconds since the epoch (default `Date.now`); timers use the global `setTimeout`. */
+  clock?: () => number;
+  /** Builds the model for a full model id; replaces provider lookup and key checks. */
+  modelFactory?: (modelId: string) => LanguageModel;
+  /** Prices a call before the built-in table is consulted. */
+  priceUsage?: PriceUsage;
+  /** Called whenever a sentinel's counters change (load, call, unload). */
+  onStatesChanged?: (states: SentinelState[], totalCost: number) => void;
+  /** Receives warnings; default silent. */
+  logger?: SentinelLogger;
+  /** Queued triggers per sentinel before the oldest is dropped (default 100). */
+  maxQueuedTriggers?: number;
+  /** Queued events per sentinel, across triggers, before the oldest trigger is dropped (10 000). */
+  maxQueuedEvents?: number;
+}

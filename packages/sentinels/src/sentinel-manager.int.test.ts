@@ -1,0 +1,178 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CodonSentinelEntry } from '@hankweave/types';
+import { sentinelEventData, sentinelStateSchema } from '@hankweave/types';
+import { describe, expect, it } from 'vitest';
+import { action, event, inline, setup } from '../test/helpers.js';
+
+const narratorScript = {
+  conversations: [
+    {
+      match: { marker: 'NARRATE' },
+      turns: [
+        {
+          content: [{ text: 'The agent is working.' }],
+          usage: { inputTokens: 1000, outputTokens: 200 },
+        },
+      ],
+    },
+  ],
+};
+
+const entries = (...configs: Record<string, unknown>[]) =>
+  configs.map((sentinelConfig) => ({ sentinelConfig })) as unknown as CodonSentinelEntry[];
+
+describe('SentinelManager (real AI SDK against the scripted model)', () => {
+  it('loads an inline sentinel, fires immediately, writes outputs, events and costed state', async () => {
+    await using t = await setup(narratorScript);
+    const loaded = await t.manager.loadForCodon({
+      codonId: 'observe#0',
+      codonName: 'Observe',
+      entries: entries(inline({ reportToWebsocket: { triggers: true } })),
+    });
+    expect(loaded.failed).toEqual([]);
+    expect(loaded.states).toMatchObject([{ id: 'narrator', status: 'active', llmCallCount: 0 }]);
+    expect(t.manager.loadedCount()).toBe(1);
+    t.manager.observe(action('reading files', 1));
+    t.manager.observe(event('token.usage', { codonId: 'observe#0' }));
+    t.manager.observe(event('sentinel.output', { content: 'NARRATE loop' }));
+    const states = await t.manager.drain();
+
+    expect(states[0]).toMatchObject({ llmCallCount: 1, failedLLMCalls: 0, totalTriggers: 1 });
+    // claude-haiku-4-5: 1000 in × $1/M + 200 out × $5/M
+    expect(states[0]?.totalCost).toBeCloseTo(0.002, 10);
+    expect(sentinelStateSchema.parse(states[0])).toBeTruthy();
+    expect(t.reports.at(-1)?.totalCost).toBeCloseTo(0.002, 10);
+
+    const [output] = t.of('sentinel.output');
+    expect(output).toMatchObject({
+      sentinelId: 'narrator',
+      codonId: 'observe#0',
+      triggerNumber: 1,
+      outputType: 'text',
+      content: 'The agent is working.',
+      tokens: { input: 1000, output: 200 },
+      eventCount: 1,
+    });
+    for (const { type, data } of t.emitted) {
+      expect(sentinelEventData[type as keyof typeof sentinelEventData].parse(data)).toBeTruthy();
+    }
+    expect(t.of('sentinel.loaded')[0]).toMatchObject({
+      triggerType: 'event',
+      executionStrategy: 'immediate',
+      conversational: false,
+      source: 'inline',
+    });
+    expect(t.of('sentinel.triggered')[0]).toMatchObject({ triggerNumber: 1, eventCount: 1 });
+    // the prompt saw the event, and the sentinel event was never routed
+    expect(t.model.requests).toHaveLength(1);
+    expect(JSON.stringify(t.model.requests[0]?.body)).toContain('NARRATE reading files');
+
+    const dir = join(t.hankweaveDir, 'sentinels', 'outputs', 'narrator');
+    const [file] = await readdir(dir);
+    expect(file).toMatch(/^narrator-observe#0-\d+\.md$/);
+    expect(await readFile(join(dir, file as string), 'utf8')).toBe('The agent is working.\n');
+
+    const final = await t.manager.unload('codon-complete');
+    expect(final[0]).toMatchObject({ status: 'unloaded', unloadReason: 'codon-complete' });
+    expect(t.of('sentinel.unloaded')[0]).toMatchObject({
+      reason: 'codon-complete',
+      llmCallCount: 1,
+    });
+    expect(t.manager.loadedCount()).toBe(0);
+  });
+
+  it('debounces a burst into one call that sees every event', async () => {
+    await using t = await setup(narratorScript);
+    await t.manager.loadForCodon({
+      codonId: 'observe#0',
+      codonName: 'Observe',
+      entries: entries(inline({ execution: { strategy: 'debounce', milliseconds: 50 } })),
+    });
+    for (let n = 0; n < 5; n++) t.manager.observe(action(`step ${n}`, n));
+    await new Promise((r) => setTimeout(r, 200));
+    await t.manager.drain();
+    expect(t.model.requests).toHaveLength(1);
+    expect(t.of('sentinel.output')[0]).toMatchObject({ eventCount: 5 });
+    expect(JSON.stringify(t.model.requests[0]?.body)).toContain('step 0 | step 1');
+  });
+
+  it('batches by count and flushes a partial batch on drain', async () => {
+    await using t = await setup(narratorScript);
+    await t.manager.loadForCodon({
+      codonId: 'observe#0',
+      codonName: 'Observe',
+      entries: entries(inline({ execution: { strategy: 'count', threshold: 3 } })),
+    });
+    for (let n = 0; n < 7; n++) t.manager.observe(action(`step ${n}`, n));
+    await t.manager.drain();
+    expect(t.of('sentinel.output').map((o) => o.eventCount)).toEqual([3, 3, 1]);
+    expect(t.of('sentinel.output').map((o) => o.triggerNumber)).toEqual([1, 2, 3]);
+  });
+
+  it('fires a time window once per window with the events it collected', async () => {
+    await using t = await setup(narratorScript);
+    await t.manager.loadForCodon({
+      codonId: 'observe#0',
+      codonName: 'Observe',
+      entries: entries(inline({ execution: { strategy: 'timeWindow', milliseconds: 100 } })),
+    });
+    t.manager.observe(action('a', 1));
+    t.manager.observe(action('b', 2));
+    await new Promise((r) => setTimeout(r, 250));
+    t.manager.observe(action('c', 3));
+    await t.manager.drain();
+    expect(t.of('sentinel.output').map((o) => o.eventCount)).toEqual([2, 1]);
+  });
+
+  it('fires event triggers only when every condition holds', async () => {
+    await using t = await setup(narratorScript);
+    const trigger = {
+      type: 'event',
+      on: ['tool.result'],
+      conditions: [
+        { path: 'isError', operator: 'equals', value: true },
+        { path: 'toolName', operator: 'in', value: ['Bash', 'Write'] },
+      ],
+    };
+    await t.manager.loadForCodon({
+      codonId: 'observe#0',
+      codonName: 'Observe',
+      entries: entries(inline({ trigger, userPromptText: 'NARRATE <%= it.events.length %>' })),
+    });
+    t.manager.observe(event('tool.result', { toolName: 'Bash', isError: false }));
+    t.manager.observe(event('tool.result', { toolName: 'Read', isError: true }));
+    t.manager.observe(event('tool.result', { toolName: 'Bash', isError: true }));
+    await t.manager.drain();
+    expect(t.model.requests).toHaveLength(1);
+  });
+
+  it('fires a sequence trigger on the pattern, with the codon name in the template', async () => {
+    await using t = await setup(narratorScript);
+    const trigger = {
+      type: 'sequence',
+      interestFilter: { on: ['assistant.action', 'tool.result'] },
+      pattern: [
+        {
+          type: 'assistant.action',
+          conditions: [{ path: 'action', operator: 'equals', value: 'tool_use' }],
+        },
+        { type: 'tool.result', conditions: [{ path: 'isError', operator: 'equals', value: true }] },
+      ],
+    };
+    await t.manager.loadForCodon({
+      codonId: 'observe#0',
+      codonName: 'Observe Data',
+      entries: entries(
+        inline({ trigger, userPromptText: 'NARRATE <%= it.codon.name %>/<%= it.codon.id %>' }),
+      ),
+    });
+    t.manager.observe(event('assistant.action', { action: 'tool_use', content: '' }));
+    t.manager.observe(event('tool.result', { isError: false }));
+    t.manager.observe(event('assistant.action', { action: 'tool_use', content: '' }));
+    t.manager.observe(event('tool.result', { isError: true }));
+    await t.manager.drain();
+    expect(t.of('sentinel.output')).toMatchObject([{ eventCount: 2 }]);
+    expect(JSON.stringify(t.model.requests[0]?.body)).toContain('NARRATE Observe Data/observe#0');
+  });
+});

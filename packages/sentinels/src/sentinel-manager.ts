@@ -1,0 +1,200 @@
+import {
+  type CodonSentinelEntry,
+  type HankweaveEvent,
+  isConnectionStateEvent,
+  isSentinelEvent,
+  type SentinelState,
+} from '@hankweave/types';
+import { SentinelError } from './errors.js';
+import { entryRef, loadDefinition, type SentinelDefinition } from './internal/config-loader.js';
+import { HistoryStore } from './internal/history.js';
+import { prepareStructured } from './internal/llm-call.js';
+import { resolveModel } from './internal/models.js';
+import { OutputWriter, resolveOutputTargets, unescapeJoin } from './internal/outputs.js';
+import { SentinelRunner } from './internal/sentinel-runner.js';
+import type { SentinelLogger, SentinelManagerOptions } from './options.js';
+
+const silent: SentinelLogger = { info: () => {}, warn: () => {} };
+
+/** One entry that did not load; `fatal` is the entry's `failCodonIfNotLoaded`. */
+export interface FailedSentinel {
+  ref: string;
+  error: string;
+  fatal: boolean;
+}
+
+/**
+ * Runs a codon's sentinels. One instance serves a whole run: `loadForCodon` replaces the previous
+ * codon's sentinels (per codon and per loop iteration). It satisfies the runtime's `SentinelHost`
+ * structurally. Nothing here throws at the runtime after load, and `observe()` never waits.
+ */
+export class SentinelManager {
+  private runners: SentinelRunner[] = [];
+  private readonly logger: SentinelLogger;
+  private readonly now: () => number;
+
+  constructor(private readonly options: SentinelManagerOptions) {
+    this.logger = options.logger ?? silent;
+    this.now = options.clock ?? Date.now;
+  }
+
+  /**
+   * Loads a codon's sentinel entries (unloading the previous codon's with `codon-complete`).
+   * Emits `sentinel.loaded` per sentinel; entries that fail are returned, never thrown.
+   */
+  async loadForCodon(input: {
+    codonId: string;
+    codonName: string;
+    entries: readonly CodonSentinelEntry[];
+  }): Promise<{ states: SentinelState[]; failed: FailedSentinel[] }> {
+    if (this.runners.length > 0) await this.unload('codon-complete');
+    const cache = new Map<string, Promise<unknown>>();
+    const settled = await Promise.allSettled(
+      input.entries.map((entry) => loadDefinition(entry, this.options.hankDir, cache)),
+    );
+    const failed: FailedSentinel[] = [];
+    const ids = new Set<string>();
+    const startTime = new Date(this.now()).toISOString();
+    for (const [index, outcome] of settled.entries()) {
+      const entry = input.entries[index] as CodonSentinelEntry;
+      try {
+        if (outcome.status === 'rejected') throw outcome.reason;
+        const def = outcome.value;
+        if (ids.has(def.config.id)) {
+          throw new SentinelError(
+            'SENTINEL_DUPLICATE_ID',
+            `Sentinel id "${def.config.id}" is used twice in codon ${input.codonId}`,
+            { details: { sentinelId: def.config.id } },
+          );
+        }
+        const runner = await this.instantiate(def, input.codonId, input.codonName, startTime);
+        ids.add(def.config.id);
+        this.runners.push(runner);
+      } catch (error) {
+        const ref = entryRef(entry);
+        const message = error instanceof Error ? error.message : String(error);
+        failed.push({ ref, error: message, fatal: entry.settings?.failCodonIfNotLoaded ?? false });
+        this.logger.warn(`Sentinel ${ref} was not loaded: ${message}`, { ref });
+      }
+    }
+    this.notify();
+    return { states: this.states(), failed };
+  }
+
+  /** Routes one event to every sentinel; sentinel and connection events are ignored. */
+  observe(event: HankweaveEvent): void {
+    if (isSentinelEvent(event) || isConnectionStateEvent(event)) return;
+    for (const runner of this.runners) {
+      try {
+        runner.observe(event);
+      } catch (error) {
+        this.logger.warn('A sentinel failed to observe an event', {
+          error: (error as Error).message,
+        });
+      }
+    }
+  }
+
+  /** Fires pending debounce / count / time-window batches and waits for every queue. */
+  async drain(): Promise<SentinelState[]> {
+    await Promise.all(this.runners.map((runner) => runner.drain()));
+    return this.states();
+  }
+
+  /** Drains, then unloads every sentinel; returns their final states. */
+  async unload(reason: 'codon-complete' | 'shutdown'): Promise<SentinelState[]> {
+    await this.drain();
+    for (const runner of this.runners) runner.unload(reason);
+    const states = this.states();
+    this.runners = [];
+    return states;
+  }
+
+  /** Sentinels currently loaded and active. */
+  loadedCount(): number {
+    return this.runners.filter((runner) => runner.active).length;
+  }
+
+  /** A copy of the current sentinels' states. */
+  states(): SentinelState[] {
+    return this.runners.map((runner) => ({ ...runner.state }));
+  }
+
+  private async instantiate(
+    def: SentinelDefinition,
+    codonId: string,
+    codonName: string,
+    codonStartTime: string,
+  ): Promise<SentinelRunner> {
+    const { config } = def;
+    const { options } = this;
+    const model = options.modelFactory
+      ? options.modelFactory(config.model)
+      : resolveModel(config.model, options.env ?? process.env);
+    const structured = prepareStructured(config, def.outputSchema, def.ref);
+    const loadedAtMs = this.now();
+    const targets = resolveOutputTargets({
+      hankweaveDir: options.hankweaveDir,
+      agentRoot: options.agentRoot,
+      sentinelId: config.id,
+      codonId,
+      loadedAtMs,
+      mode: structured ? 'structured' : config.output?.format === 'jsonl' ? 'jsonl' : 'text',
+      ...def.outputPaths,
+    });
+    const outputs = new OutputWriter(targets, config.id, unescapeJoin(config.joinString));
+    await outputs.create();
+    const trimming = config.conversational?.trimmingStrategy;
+    const history = trimming
+      ? new HistoryStore(options.hankweaveDir, config.id, codonId, trimming, this.logger, this.now)
+      : undefined;
+    const runner = new SentinelRunner(def, {
+      codonId,
+      codonName,
+      codonStartTime,
+      model,
+      structured,
+      outputs,
+      history,
+      emit: options.emit,
+      logger: this.logger,
+      now: this.now,
+      priceUsage: options.priceUsage,
+      onChange: () => this.notify(),
+      maxQueuedTriggers: options.maxQueuedTriggers ?? 100,
+      maxQueuedEvents: options.maxQueuedEvents ?? 10_000,
+    });
+    if (def.report.lifecycle) {
+      this.emitSafely('sentinel.loaded', {
+        sentinelId: config.id,
+        codonId,
+        model: config.model,
+        triggerType: config.trigger.type,
+        executionStrategy: config.execution.strategy,
+        conversational: config.conversational !== undefined,
+        source: def.source,
+        ...(def.sourcePath ? { sourcePath: def.sourcePath } : {}),
+      });
+    }
+    return runner;
+  }
+
+  private emitSafely(type: 'sentinel.loaded', data: Record<string, unknown>): void {
+    try {
+      this.options.emit(type, data);
+    } catch (error) {
+      this.logger.warn(`emitting ${type} failed`, { error: (error as Error).message });
+    }
+  }
+
+  private notify(): void {
+    if (!this.options.onStatesChanged) return;
+    const states = this.states();
+    const totalCost = states.reduce((sum, state) => sum + state.totalCost, 0);
+    try {
+      this.options.onStatesChanged(states, totalCost);
+    } catch (error) {
+      this.logger.warn('onStatesChanged threw', { error: (error as Error).message });
+    }
+  }
+}
