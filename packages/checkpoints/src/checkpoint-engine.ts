@@ -1,0 +1,262 @@
+import { join } from 'node:path';
+import { CheckpointError, toStorageError } from './errors.js';
+import type { EngineContext } from './internal/context.js';
+import { diffCommits } from './internal/diff.js';
+import { History } from './internal/history.js';
+import { Io } from './internal/io.js';
+import { layoutFor } from './internal/layout.js';
+import { assertMessageInput } from './internal/message.js';
+import { ObjectStore } from './internal/object-store.js';
+import { modeString } from './internal/objects.js';
+import { Mutex } from './internal/pool.js';
+import { readPath } from './internal/read-path.js';
+import { assertRunId, Refs } from './internal/refs.js';
+import { ensureRepository, sweepRepository } from './internal/repository.js';
+import { restoreCheckpoint } from './internal/restore.js';
+import { FsClock } from './internal/stat-cache.js';
+import { loadState } from './internal/tracked-state.js';
+import { flattenTree } from './internal/tree-walk.js';
+import { assertCheckpointInput, writeCheckpoint } from './internal/write-checkpoint.js';
+import type {
+  CheckpointEngineOptions,
+  CheckpointFile,
+  CheckpointInfo,
+  CheckpointInput,
+  CheckpointResult,
+  DiffEntry,
+  DiffOptions,
+  HeadState,
+  RestoreOptions,
+  RestoreResult,
+} from './types.js';
+
+const MB = 1024 * 1024;
+
+/**
+ * The shadow git repository of one execution: checkpoint the tracked files, list, diff, read
+ * and restore checkpoints. Pure JS (no git binary), and native git reads the repository as its
+ * own (seed 002's commands work). Operations on one engine run one at a time; use one engine
+ * per execution directory.
+ *
+ * Every method throws {@link CheckpointError}; the codes are listed per method.
+ */
+export class CheckpointEngine {
+  /** The execution directory (absolute). */
+  readonly executionDir: string;
+  /** `{executionDir}/.hankweave/checkpoints/.hankweavecheckpoints` (use as `GIT_DIR`). */
+  readonly gitDir: string;
+  /** `{executionDir}/agentRoot` (use as `GIT_WORK_TREE`). */
+  readonly workTree: string;
+  /** The execution's first, empty commit ("Initial checkpoint setup"), on branch `main`. */
+  readonly initialCheckpoint: string;
+
+  private readonly ctx: EngineContext;
+  private readonly mutex = new Mutex();
+  private closed = false;
+
+  private constructor(ctx: EngineContext, initialCheckpoint: string) {
+    this.ctx = ctx;
+    this.executionDir = ctx.layout.executionDir;
+    this.gitDir = ctx.layout.gitDir;
+    this.workTree = ctx.layout.workTree;
+    this.initialCheckpoint = initialCheckpoint;
+  }
+
+  /**
+   * Opens the execution's shadow repository, creating it atomically (with its isolated
+   * `.gitconfig` and initial commit) when missing. Reopening clears stale `*.lock` files, temp
+   * objects and temp repositories left by a killed process, and reloads the stat cache.
+   * @throws {CheckpointError} CHECKPOINT_REPO_CORRUPT when HEAD or its commit is unreadable;
+   * CHECKPOINT_STORAGE_FAILED when the directories cannot be created.
+   */
+  static async open(options: CheckpointEngineOptions): Promise<CheckpointEngine> {
+    const io = new Io(options.fs, options.fsync ?? true);
+    const layout = layoutFor(options.executionDir);
+    try {
+      await ensureRepository(io, layout, new Date());
+      const loose = await sweepRepository(io, layout);
+      const store = new ObjectStore(io, layout);
+      store.primeLoose(loose);
+      await store.loadPacks();
+      const refs = new Refs(io, layout.gitDir);
+      const history = new History(io, layout.gitDir, store, refs);
+      const head = await history.headSha();
+      const headCommit = await history.commit(head.sha);
+      let initial = (await refs.branch('main')) ?? head.sha;
+      for (
+        let commit = await history.commit(initial);
+        commit.parents.length > 0;
+        commit = await history.commit(initial)
+      ) {
+        initial = commit.parents[0] as string;
+      }
+      const ctx: EngineContext = {
+        io,
+        layout,
+        store,
+        refs,
+        history,
+        clock: new FsClock(io, join(layout.gitDir, 'hankweave-clock')),
+        state: await loadState(io, layout, store, headCommit.tree),
+        maxFileSize: options.maxFileSize ?? 100 * MB,
+        packThreshold: options.packThreshold ?? 1,
+        concurrency: Math.max(1, options.concurrency ?? 32),
+      };
+      return new CheckpointEngine(ctx, initial);
+    } catch (error) {
+      throw toStorageError(
+        error,
+        `cannot open the checkpoint repository in ${layout.checkpointsDir}`,
+        layout.gitDir,
+      );
+    }
+  }
+
+  /**
+   * Commits exactly `input.files` on branch `run-{runId}` (created from HEAD when missing; HEAD
+   * is on that branch afterwards), even when nothing changed.
+   * @throws {CheckpointError} CHECKPOINT_INVALID_INPUT for a bad type, codon id, run id or
+   * duration; CHECKPOINT_INVALID_PATH for a path that is not clean and relative;
+   * CHECKPOINT_LOCKED when a git lock is held; CHECKPOINT_STORAGE_FAILED on I/O errors.
+   */
+  checkpoint(input: CheckpointInput): Promise<CheckpointResult> {
+    return this.run('checkpoint', async () => {
+      assertMessageInput(input.type, input.codonId, input.durationMs);
+      assertRunId(input.runId);
+      assertCheckpointInput(input);
+      return writeCheckpoint(this.ctx, input);
+    });
+  }
+
+  /**
+   * Makes the tracked files match a checkpoint (created, overwritten, deleted; untracked files
+   * untouched) and detaches HEAD at it; no branch moves. The next `checkpoint` starts or
+   * continues its run's branch from there.
+   * @throws {CheckpointError} CHECKPOINT_NOT_FOUND, CHECKPOINT_AMBIGUOUS (as `resolve`);
+   * CHECKPOINT_STORAGE_FAILED when a file cannot be written.
+   */
+  restore(ref: string, options: RestoreOptions = {}): Promise<RestoreResult> {
+    return this.run('restore', async () =>
+      restoreCheckpoint(this.ctx, await this.ctx.history.resolve(ref), options),
+    );
+  }
+
+  /**
+   * The full sha for a full or partial (≥ 4 hex digits) sha, a branch name or `HEAD`, searched
+   * across all branches.
+   * @throws {CheckpointError} CHECKPOINT_NOT_FOUND; CHECKPOINT_AMBIGUOUS with
+   * `details.candidates` ({sha, subject}[]); CHECKPOINT_INVALID_INPUT for < 4 hex digits.
+   */
+  resolve(ref: string): Promise<string> {
+    return this.run('resolve', () => this.ctx.history.resolve(ref));
+  }
+
+  /**
+   * True when `ref` names a commit of this repository.
+   * @throws {CheckpointError} CHECKPOINT_AMBIGUOUS when a partial sha matches several.
+   */
+  exists(ref: string): Promise<boolean> {
+    return this.run('exists', async () => {
+      try {
+        await this.ctx.history.resolve(ref);
+        return true;
+      } catch (error) {
+        const code = (error as CheckpointError).code;
+        if (code === 'CHECKPOINT_NOT_FOUND' || code === 'CHECKPOINT_INVALID_INPUT') return false;
+        throw error;
+      }
+    });
+  }
+
+  /**
+   * Every checkpoint reachable from any branch or HEAD, newest first, parsed from its message.
+   * The initial commit and commits without a checkpoint subject are left out.
+   */
+  list(): Promise<CheckpointInfo[]> {
+    return this.run('list', () => this.ctx.history.list());
+  }
+
+  /**
+   * The files that differ between two checkpoints, in path order, with git's name-status
+   * letters and a unified patch each (no rename detection).
+   * @throws {CheckpointError} CHECKPOINT_NOT_FOUND, CHECKPOINT_AMBIGUOUS (as `resolve`).
+   */
+  diff(from: string, to: string, options: DiffOptions = {}): Promise<DiffEntry[]> {
+    return this.run('diff', async () =>
+      diffCommits(
+        this.ctx,
+        await this.ctx.history.resolve(from),
+        await this.ctx.history.resolve(to),
+        options,
+      ),
+    );
+  }
+
+  /**
+   * A file's bytes at a checkpoint (a symlink's target text for a symlink).
+   * @throws {CheckpointError} CHECKPOINT_NOT_FOUND when the checkpoint or the file is missing;
+   * CHECKPOINT_INVALID_PATH for a path that is not clean and relative.
+   */
+  readFile(ref: string, path: string): Promise<Buffer> {
+    return this.run('readFile', async () =>
+      readPath(this.ctx, await this.ctx.history.resolve(ref), path),
+    );
+  }
+
+  /**
+   * Every file in a checkpoint's tree (like `git ls-tree -r`), in path order, with its git mode
+   * string (`100644`, `100755`, `120000`) and blob id.
+   * @throws {CheckpointError} CHECKPOINT_NOT_FOUND, CHECKPOINT_AMBIGUOUS (as `resolve`).
+   */
+  files(ref: string): Promise<CheckpointFile[]> {
+    return this.run('files', async () => {
+      const commit = await this.ctx.history.commit(await this.ctx.history.resolve(ref));
+      const files = await flattenTree(this.ctx.store, commit.tree);
+      return files.map((file) => ({ path: file.path, mode: modeString(file.mode), oid: file.oid }));
+    });
+  }
+
+  /**
+   * Like `git rev-list from..to`: the commits reachable from `to` and not from `from`, newest
+   * first.
+   * @throws {CheckpointError} CHECKPOINT_NOT_FOUND, CHECKPOINT_AMBIGUOUS (as `resolve`).
+   */
+  shasBetween(from: string, to: string): Promise<string[]> {
+    return this.run('shasBetween', async () =>
+      this.ctx.history.between(
+        await this.ctx.history.resolve(from),
+        await this.ctx.history.resolve(to),
+      ),
+    );
+  }
+
+  /** Where HEAD is: the current commit and its branch (null when detached after a restore). */
+  head(): Promise<HeadState> {
+    return this.run('head', () => this.ctx.history.headSha());
+  }
+
+  /** Releases file handles. Later calls fail with CHECKPOINT_CLOSED. */
+  close(): Promise<void> {
+    return this.mutex.run(async () => {
+      if (this.closed) return;
+      this.closed = true;
+      await this.ctx.clock.close();
+      await this.ctx.store.close();
+    });
+  }
+
+  private run<T>(operation: string, body: () => Promise<T>): Promise<T> {
+    return this.mutex.run(async () => {
+      if (this.closed) {
+        throw new CheckpointError('CHECKPOINT_CLOSED', `${operation}() after close()`, {
+          details: { operation },
+        });
+      }
+      try {
+        return await body();
+      } catch (error) {
+        throw toStorageError(error, `${operation}() failed`);
+      }
+    });
+  }
+}

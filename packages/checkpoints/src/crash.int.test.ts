@@ -1,0 +1,214 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { build } from 'tsup';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanupExecutions, makeExecution } from '../test/helpers.js';
+import { nativeGitEnv, runNativeGit } from './testing.js';
+
+const KILLS = 100;
+const BUDGET_MS = 45_000;
+const packageDir = resolve(import.meta.dirname, '..');
+// Inside the package so the bundle resolves isomorphic-git from its node_modules; unique per run.
+const outDir = join(
+  packageDir,
+  'node_modules',
+  '.cache',
+  `crash-child-${process.pid}-${Date.now()}`,
+);
+const childScript = join(outDir, 'crash-child.js');
+const typesErrors = join(
+  dirname(createRequire(import.meta.url).resolve('@hankweave/types/package.json')),
+  'src',
+  'errors.ts',
+);
+
+beforeAll(async () => {
+  mkdirSync(outDir, { recursive: true });
+  await build({
+    entry: { 'crash-child': join(packageDir, 'test', 'crash-child.ts') },
+    outDir,
+    format: ['esm'],
+    platform: 'node',
+    target: 'node20',
+    dts: false,
+    sourcemap: false,
+    clean: false,
+    silent: true,
+    config: false,
+    splitting: false,
+    // The engine needs only HankweaveError from @hankweave/types; bundling that one file spares
+    // each of the 100+ children the startup cost of every zod schema the package defines.
+    external: ['isomorphic-git'],
+    noExternal: ['@hankweave/types'],
+    esbuildOptions(options) {
+      options.alias = { '@hankweave/types': typesErrors };
+    },
+  });
+}, 60_000);
+
+afterAll(() => {
+  cleanupExecutions();
+  rmSync(outDir, { recursive: true, force: true });
+});
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+interface Incarnation {
+  lines: string[];
+  exit: Promise<void>;
+  ready: Promise<void>;
+  stderr: string[];
+}
+
+function start(exec: string, seed: number, incarnation: number): [ChildProcess, Incarnation] {
+  const child = spawn(process.execPath, [childScript, exec, String(seed), String(incarnation)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const stderr: string[] = [];
+  let buffered = '';
+  let markReady: () => void = () => undefined;
+  const ready = new Promise<void>((done) => {
+    markReady = done;
+  });
+  child.stdout?.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString();
+    const parts = buffered.split('\n');
+    buffered = parts.pop() ?? '';
+    for (const line of parts) {
+      lines.push(line);
+      if (line.startsWith('ready')) markReady();
+    }
+  });
+  child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+  const exit = new Promise<void>((done) => child.on('close', () => done()));
+  return [child, { lines, exit, ready, stderr }];
+}
+
+/** Native git without blocking the event loop, so two repositories can be checked at once. */
+function git(
+  exec: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ status: number; out: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn('git', args, {
+      cwd: join(exec, 'agentRoot'),
+      env: { ...nativeGitEnv(exec), ...env },
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.on('error', fail);
+    child.on('close', (status) => done({ status: status ?? -1, out }));
+  });
+}
+
+/** The tree git would make of the whole work tree right now (the in-flight checkpoint's tree). */
+async function workTreeTree(exec: string): Promise<string> {
+  const env = { GIT_INDEX_FILE: join(exec, 'verify-index') };
+  rmSync(env.GIT_INDEX_FILE, { force: true });
+  await git(exec, ['add', '-A', '.'], env);
+  return (await git(exec, ['write-tree'], env)).out.trim();
+}
+
+/** Counters shared by the parallel kill loops. */
+interface Tally {
+  kills: number;
+  inFlight: number;
+  began: number;
+}
+
+/**
+ * Spawns, kills and checks one repository's children until the shared tally reaches KILLS or
+ * the time budget runs out.
+ */
+async function killLoop(exec: string, lane: number, tally: Tally): Promise<void> {
+  const trees = new Set<string>(['4b825dc642cb6eb9a060e54bf8d69288fbee4904']);
+  for (
+    let incarnation = 1;
+    tally.kills < KILLS && Date.now() - tally.began < BUDGET_MS;
+    incarnation++
+  ) {
+    const seed = ((incarnation * 2654435761) ^ (lane * 40503)) >>> 0;
+    const [child, run] = start(exec, seed, incarnation);
+    if (incarnation % 8 === 0)
+      await sleep(seed % 60); // now and then, kill during open()
+    else {
+      await Promise.race([run.ready, run.exit]);
+      await sleep(5 + (seed % 120));
+    }
+    child.kill('SIGKILL');
+    await run.exit;
+    if (child.signalCode !== 'SIGKILL') {
+      throw new Error(
+        `child ${lane}/${incarnation} exited by itself (${child.exitCode}): ${run.stderr.join('')}`,
+      );
+    }
+    tally.kills++;
+    let pending: string | undefined;
+    for (const line of run.lines) {
+      const [kind, codonId, , tree] = line.split(' ');
+      if (kind === 'done' && tree) trees.add(tree);
+      pending = kind === 'pending' ? codonId : undefined;
+    }
+    const fsck = await git(exec, ['fsck', '--full', '--no-dangling']);
+    expect(fsck.status, `git fsck after kill ${tally.kills}: ${fsck.out}`).toBe(0);
+    expect(fsck.out).not.toMatch(/error|missing|broken|corrupt/i);
+    // Every run branch and HEAD (detached after a restore) must be a complete checkpoint.
+    const tips = await git(exec, [
+      'log',
+      '--no-walk=unsorted',
+      '--format=%H %T %s',
+      'HEAD',
+      '--branches=run-*',
+    ]);
+    expect(tips.status, tips.out).toBe(0);
+    for (const tip of tips.out.trim().split('\n').filter(Boolean)) {
+      const [, tree, subject] = tip.split(' ') as [string, string, string];
+      if (trees.has(tree)) continue;
+      // Not reported done: it must be the checkpoint in flight when the child died.
+      expect(pending, `tip ${tip} is no reported checkpoint`).toBeDefined();
+      expect(subject).toBe(`completed:${pending}`);
+      expect(tree).toBe(await workTreeTree(exec));
+      trees.add(tree);
+      tally.inFlight++;
+    }
+  }
+}
+
+describe('CheckpointEngine', () => {
+  describe('checkpoint() under SIGKILL', () => {
+    it('leaves a repository git fsck accepts, with every branch at a complete checkpoint', async () => {
+      const lanes = [makeExecution(), makeExecution()];
+      const tally: Tally = { kills: 0, inFlight: 0, began: Date.now() };
+      // Two repositories in parallel: one child starts while the other lane runs git fsck.
+      await Promise.all(lanes.map((lane, index) => killLoop(lane.exec, index, tally)));
+      const kills = tally.kills;
+      const x = lanes[0] as (typeof lanes)[number];
+      expect(kills).toBeGreaterThanOrEqual(KILLS);
+
+      // The survivor opens it, lists everything git lists, and keeps working.
+      const engine = await x.open();
+      const listed = await engine.list();
+      const all = Number(runNativeGit(x.exec, ['rev-list', '--all', '--count']).stdout.trim());
+      expect(listed.length).toBe(all - 1);
+      const last = await engine.checkpoint({
+        type: 'exit',
+        codonId: 'final',
+        codonName: 'Final',
+        runId: 'after',
+        durationMs: 0,
+        files: [],
+      });
+      await engine.restore(listed[listed.length - 1]?.sha ?? last.sha);
+      expect(runNativeGit(x.exec, ['fsck', '--full', '--no-dangling']).status).toBe(0);
+    }, 120_000);
+  });
+});

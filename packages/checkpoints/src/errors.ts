@@ -1,0 +1,48 @@
+import { HankweaveError } from '@hankweave/types';
+
+/**
+ * Every code a {@link CheckpointError} can carry. The list is part of the public contract (the
+ * runtime maps codes to wire errors), so it is snapshot-tested; add codes, never rename them.
+ */
+export const CHECKPOINT_ERROR_CODES = [
+  /** A sha, ref or path does not exist in the shadow repository. */
+  'CHECKPOINT_NOT_FOUND',
+  /** A partial sha matches more than one checkpoint; `details.candidates` lists them. */
+  'CHECKPOINT_AMBIGUOUS',
+  /** Bad arguments: unknown type, empty ids, a run id git cannot use in a branch name, a bad sha. */
+  'CHECKPOINT_INVALID_INPUT',
+  /** A tracked path is empty, absolute, has a NUL byte or `.`, `..` or empty segments. */
+  'CHECKPOINT_INVALID_PATH',
+  /** The repository cannot be read: HEAD or an object is missing, truncated or malformed. */
+  'CHECKPOINT_REPO_CORRUPT',
+  /** Another writer holds a git lock file (`*.lock`) right now. */
+  'CHECKPOINT_LOCKED',
+  /** Reading or writing the work tree or the repository failed (disk full, permissions...). */
+  'CHECKPOINT_STORAGE_FAILED',
+  /** The engine was used after `close()`. */
+  'CHECKPOINT_CLOSED',
+] as const;
+
+/** One of {@link CHECKPOINT_ERROR_CODES}. */
+export type CheckpointErrorCode = (typeof CHECKPOINT_ERROR_CODES)[number];
+
+/**
+ * The one error class of `@hankweave/checkpoints`. Branch on `code`, never on the message:
+ * `if (CheckpointError.is(e) && e.code === 'CHECKPOINT_NOT_FOUND')`.
+ */
+export class CheckpointError extends HankweaveError<CheckpointErrorCode> {
+  override name = 'CheckpointError';
+}
+
+/** Wraps an unknown failure from the file system as `CHECKPOINT_STORAGE_FAILED`, keeping ours. */
+export function toStorageError(error: unknown, message: string, path?: string): CheckpointError {
+  if (error instanceof CheckpointError) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  return new CheckpointError('CHECKPOINT_STORAGE_FAILED', message, {
+    cause: error,
+    details: {
+      ...(path === undefined ? {} : { path }),
+      ...(typeof code === 'string' ? { errno: code } : {}),
+    },
+  });
+}

@@ -1,0 +1,305 @@
+import { CheckpointError, toStorageError } from '../errors.js';
+import type { RestoreOptions, RestoreResult } from '../types.js';
+import type { EngineContext } from './context.js';
+import type { DirInfo } from './index-file.js';
+import { isMissing, type Stat } from './io.js';
+import { hashObject, MODE_EXEC, MODE_GITLINK, MODE_LINK, MODE_TREE } from './objects.js';
+import { compareCodePoints, forEachAncestor, parentOf, sortByBytes } from './paths.js';
+import { forEachLimit } from './pool.js';
+import {
+  type CacheEntry,
+  entryFromStat,
+  entryFromTree,
+  gitModeOf,
+  statMatches,
+} from './stat-cache.js';
+import { saveState } from './tracked-state.js';
+import { diffTrees, type FileRecord, readTree } from './tree-walk.js';
+
+/** What a restore must do with one path. */
+interface Plan {
+  entries: Map<string, CacheEntry>;
+  toWrite: FileRecord[];
+  toDelete: string[];
+  /** Files whose stat the cache cannot vouch for: hash them to see if they already match. */
+  toHash: { file: FileRecord; stat: Stat }[];
+}
+
+/**
+ * Makes the tracked files match commit `sha` and detaches HEAD there, like `git checkout -f`:
+ * files that differ are rewritten, files the target lacks are deleted (then their emptied
+ * directories), untracked files are left alone, no branch moves. Only paths whose content or
+ * mode differs are touched: the HEAD→target tree diff skips equal subtrees, and the other
+ * tracked files are checked against the stat cache (or trusted, with the `changed` hint).
+ */
+export async function restoreCheckpoint(
+  ctx: EngineContext,
+  sha: string,
+  options: RestoreOptions,
+): Promise<RestoreResult> {
+  const { io, layout, state } = ctx;
+  const clock = await ctx.clock.now();
+  const target = await ctx.history.commit(sha);
+  const changes = await diffTrees(ctx.store, state.headTree, target.tree);
+  const changedPaths = new Set(changes.map((change) => change.path));
+  const hinted = options.changed ? new Set(options.changed) : undefined;
+  const plan: Plan = { entries: new Map(state.entries), toWrite: [], toDelete: [], toHash: [] };
+
+  // Tracked files the target keeps as they are: rewrite only those modified on disk. This stat
+  // loop over every tracked file is the floor of a restore's cost, hence sync on the real fs.
+  const prefix = `${layout.workTree}/`;
+  for (const entry of state.entries.values()) {
+    if (changedPaths.has(entry.path)) continue;
+    if (hinted && !hinted.has(entry.path) && !entry.verify) continue;
+    // Inline sync call rather than `await lstatQuick`: an await per file costs more than the
+    // lstat itself at 10k files.
+    const stat = io.native
+      ? io.lstatSync(prefix + entry.path)
+      : await io.lstat(prefix + entry.path);
+    classify(plan, entry, entry, stat);
+  }
+  for (const change of changes) {
+    if (change.after)
+      classify(
+        plan,
+        change.after,
+        state.entries.get(change.path),
+        await io.lstatQuick(prefix + change.path),
+      );
+    else {
+      plan.toDelete.push(change.path);
+      plan.entries.delete(change.path);
+    }
+  }
+  await forEachLimit(plan.toHash, ctx.concurrency, async ({ file, stat }) => {
+    let oid: string | undefined;
+    try {
+      const content =
+        file.mode === MODE_LINK
+          ? await io.readlinkQuick(prefix + file.path)
+          : await io.readFileQuick(prefix + file.path);
+      oid = hashObject('blob', content);
+    } catch (error) {
+      if (!isMissing(error)) throw toStorageError(error, `cannot read ${file.path}`, file.path);
+    }
+    if (oid === file.oid)
+      plan.entries.set(file.path, entryFromStat(file.path, stat, file.mode, oid, clock));
+    else plan.toWrite.push(file);
+  });
+
+  await removeFiles(ctx, plan.toDelete);
+  const realDirs = new Set<string>();
+  await forEachLimit(plan.toWrite, ctx.concurrency, async (file) => {
+    const stat = await writeFile(ctx, file, realDirs);
+    const mode = stat ? gitModeOf(stat) : undefined;
+    plan.entries.set(
+      file.path,
+      stat && mode === file.mode
+        ? entryFromStat(file.path, stat, mode, file.oid, clock)
+        : entryFromTree(file.path, file.mode, file.oid),
+    );
+  });
+
+  await ctx.refs.setHead({ sha });
+  const { sorted, map } = inPathOrder(plan.entries, state.entries);
+  ctx.state = {
+    headTree: target.tree,
+    entries: map,
+    dirs: await targetDirs(ctx, target.tree, state.dirs),
+  };
+  try {
+    await saveState(io, layout, ctx.state, clock, sorted);
+  } catch {
+    // The files and HEAD are restored; the index is a cache that the next write refreshes.
+  }
+  return {
+    sha,
+    written: sortByBytes(plan.toWrite.map((file) => file.path)),
+    deleted: sortByBytes(plan.toDelete),
+  };
+}
+
+/**
+ * The entries sorted by path, and a map in that order. `previous` is in path order (the engine
+ * keeps it so) and a Map keeps a key's position when its value changes, so only the paths this
+ * restore added need placing: binary search and one merge pass, no 10k-path sort.
+ */
+function inPathOrder(
+  entries: Map<string, CacheEntry>,
+  previous: ReadonlyMap<string, CacheEntry>,
+): { sorted: CacheEntry[]; map: Map<string, CacheEntry> } {
+  const kept: CacheEntry[] = [];
+  const added: string[] = [];
+  for (const [path, entry] of entries) {
+    if (previous.has(path)) kept.push(entry);
+    else added.push(path);
+  }
+  if (added.length === 0) return { sorted: kept, map: entries };
+  const extra = sortByBytes(added).map((path) => entries.get(path) as CacheEntry);
+  const sorted: CacheEntry[] = [];
+  let from = 0;
+  for (const entry of extra) {
+    let low = from;
+    let high = kept.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (compareCodePoints((kept[mid] as CacheEntry).path, entry.path) < 0) low = mid + 1;
+      else high = mid;
+    }
+    for (let i = from; i < low; i++) sorted.push(kept[i] as CacheEntry);
+    sorted.push(entry);
+    from = low;
+  }
+  for (let i = from; i < kept.length; i++) sorted.push(kept[i] as CacheEntry);
+  return { sorted, map: new Map(sorted.map((entry) => [entry.path, entry])) };
+}
+
+/**
+ * The tree cache (directory ids and file counts) of the target tree: directories whose id is
+ * unchanged keep their entry (and their subdirectories'); the others come from the target's
+ * trees, which the HEAD→target diff just read into the store's tree cache. Nothing is hashed.
+ */
+async function targetDirs(
+  ctx: EngineContext,
+  root: string,
+  previous: ReadonlyMap<string, DirInfo>,
+): Promise<Map<string, DirInfo>> {
+  const dirs = new Map<string, DirInfo>();
+  const keep = (path: string, info: DirInfo): void => {
+    dirs.set(path, info);
+    for (const name of info.subdirs) {
+      const child = path === '' ? name : `${path}/${name}`;
+      const childInfo = previous.get(child);
+      if (childInfo) keep(child, childInfo);
+    }
+  };
+  const visit = async (path: string, oid: string): Promise<DirInfo> => {
+    const before = previous.get(path);
+    if (before?.oid === oid) {
+      keep(path, before);
+      return before;
+    }
+    let count = 0;
+    const subdirs: string[] = [];
+    for (const entry of await readTree(ctx.store, oid)) {
+      if (entry.mode === MODE_TREE) {
+        count += (await visit(path === '' ? entry.name : `${path}/${entry.name}`, entry.oid)).count;
+        subdirs.push(entry.name);
+      } else if (entry.mode !== MODE_GITLINK) count++;
+    }
+    const info: DirInfo = { oid, count, subdirs };
+    dirs.set(path, info);
+    return info;
+  };
+  await visit('', root);
+  return dirs;
+}
+
+/**
+ * Sorts one wanted file into keep / write / hash. When the stat cache vouches for what is on
+ * disk its id decides without reading the file.
+ */
+function classify(
+  plan: Plan,
+  want: FileRecord,
+  cached: CacheEntry | undefined,
+  stat: Stat | undefined,
+): void {
+  const mode = stat ? gitModeOf(stat) : undefined;
+  if (!stat || mode !== want.mode) plan.toWrite.push(want);
+  else if (cached && statMatches(cached, stat, mode)) {
+    if (cached.oid === want.oid) plan.entries.set(want.path, cached);
+    else plan.toWrite.push(want);
+  } else plan.toHash.push({ file: want, stat });
+}
+
+/** Deletes tracked files the target lacks, then the directories that became empty. */
+async function removeFiles(ctx: EngineContext, paths: readonly string[]): Promise<void> {
+  const prefix = `${ctx.layout.workTree}/`;
+  const parents = new Set<string>();
+  for (const path of paths) {
+    const stat = await ctx.io.lstatQuick(prefix + path);
+    if (!stat || stat.isDirectory()) continue; // already gone, or replaced by untracked content
+    try {
+      await ctx.io.unlinkQuick(prefix + path);
+    } catch (error) {
+      if (!isMissing(error)) throw toStorageError(error, `cannot delete ${path}`, path);
+    }
+    forEachAncestor(path, (dir) => {
+      if (dir === '' || parents.has(dir)) return false;
+      parents.add(dir);
+      return true;
+    });
+  }
+  // Deepest first, each directory once; a failure means untracked files remain: keep it.
+  for (const dir of [...parents].sort((a, b) => b.length - a.length)) {
+    try {
+      await ctx.io.rmdirQuick(prefix + dir);
+    } catch {
+      // not empty or already gone
+    }
+  }
+}
+
+/**
+ * Writes one file from the repository, clearing whatever stands in its way as git -f does.
+ * `dirs` remembers directories already known to be real within this restore.
+ */
+async function writeFile(
+  ctx: EngineContext,
+  file: FileRecord,
+  dirs: Set<string>,
+): Promise<Stat | undefined> {
+  const object = await ctx.store.read(file.oid);
+  if (object?.type !== 'blob') {
+    throw new CheckpointError(
+      'CHECKPOINT_REPO_CORRUPT',
+      `blob ${file.oid} of ${file.path} is missing`,
+      {
+        details: { oid: file.oid, path: file.path },
+      },
+    );
+  }
+  const full = `${ctx.layout.workTree}/${file.path}`;
+  const { io } = ctx;
+  try {
+    await ensureParentDirs(ctx, file.path, dirs);
+    // Unlink first (a new inode, as git does, so hard links elsewhere keep their content);
+    // only a directory in the way needs a second look.
+    try {
+      await io.unlinkQuick(full);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === 'EISDIR' || code === 'EPERM') await io.rmQuick(full);
+      else if (code !== 'ENOENT') throw error;
+    }
+    if (file.mode === MODE_LINK) await io.symlinkQuick(object.content.toString('utf8'), full);
+    else await io.writeFileQuick(full, object.content, file.mode === MODE_EXEC ? 0o777 : 0o666);
+    return await io.lstatQuick(full);
+  } catch (error) {
+    throw toStorageError(error, `cannot restore ${file.path}`, file.path);
+  }
+}
+
+/** Creates the parent directories, replacing a file or symlink that stands where one must be. */
+async function ensureParentDirs(
+  ctx: EngineContext,
+  path: string,
+  dirs: Set<string>,
+): Promise<void> {
+  const parent = parentOf(path);
+  if (parent === '' || dirs.has(parent)) return;
+  const full = `${ctx.layout.workTree}/${parent}`;
+  const stat = await ctx.io.lstatQuick(full);
+  if (!stat?.isDirectory()) {
+    await ensureParentDirs(ctx, parent, dirs);
+    if (stat) await ctx.io.unlinkQuick(full);
+    try {
+      await ctx.io.mkdirQuick(full);
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'EEXIST') throw error;
+    }
+  }
+  // Only once it exists: a concurrent writer in the same directory must not skip ahead of it.
+  dirs.add(parent);
+}

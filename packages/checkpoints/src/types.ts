@@ -1,0 +1,185 @@
+import type { CheckpointFs } from './internal/io.js';
+
+/** The moments a checkpoint records (seed 002 "Checkpoint Types"). */
+export const CHECKPOINT_TYPES = ['rig-setup', 'completed', 'error', 'skipped', 'exit'] as const;
+
+/** One of {@link CHECKPOINT_TYPES}; it is also the `Status:` line of the commit message. */
+export type CheckpointType = (typeof CHECKPOINT_TYPES)[number];
+
+/** Options of {@link CheckpointEngine.open}. */
+export interface CheckpointEngineOptions {
+  /** The execution directory; the work tree is `{executionDir}/agentRoot`. */
+  executionDir: string;
+  /**
+   * A `node:fs/promises` subset used for every file operation and forwarded to isomorphic-git.
+   * Default: the real module, with synchronous `lstat` for the stat walk (the fast path).
+   */
+  fs?: CheckpointFs;
+  /** Files larger than this many bytes are skipped and reported. Default 100 MB. */
+  maxFileSize?: number;
+  /**
+   * A checkpoint that hashes at least this many files writes its new objects as one pack file
+   * (undeltified, with its `.idx`); below it, loose objects. Default 1: every checkpoint with a
+   * changed file writes one pack, because a durable loose object costs an fsync of its own
+   * (measured ~2x slower for a 30-file change at 10k files); small packs are merged as they
+   * accumulate. A checkpoint with no changed file writes its commit as one loose object.
+   */
+  packThreshold?: number;
+  /** Files read, hashed and compressed at once. Default 32. */
+  concurrency?: number;
+  /**
+   * fsync objects, the pack, refs and their directories before a call returns. Default true.
+   * Turning it off only risks power loss, never a SIGKILL: ordering alone covers that.
+   */
+  fsync?: boolean;
+}
+
+/** Arguments of {@link CheckpointEngine.checkpoint}. */
+export interface CheckpointInput {
+  type: CheckpointType;
+  /** Codon id, e.g. `build-schema` or `review#1`; no whitespace. */
+  codonId: string;
+  /** Human name; newlines and tabs are folded to spaces in the message. */
+  codonName: string;
+  /** Run id; the commit goes on branch `run-{runId}`, so it must be a valid git ref component. */
+  runId: string;
+  /** How long the codon ran, in milliseconds (rounded). */
+  durationMs: number;
+  /**
+   * The resolved tracked files, relative POSIX paths under `agentRoot` (any order, duplicates
+   * allowed). The commit's tree is exactly these files, so a path left out is recorded as deleted.
+   */
+  files: readonly string[];
+  /**
+   * Optional hint: the paths the caller saw change since the previous checkpoint. When given, the
+   * engine trusts its stat cache for every other listed path and skips its own `lstat` walk.
+   * Listed paths absent from the cache are always examined.
+   */
+  changed?: readonly string[];
+  /** The commit time; default now. */
+  timestamp?: Date;
+}
+
+/** Why a listed path is not in a checkpoint's tree. */
+export type SkipReason =
+  /** Larger than `maxFileSize`. */
+  | 'too-large'
+  /** Inside a nested `.git` directory (excluded by path, never renamed). */
+  | 'git-dir'
+  /** Listed but gone from disk when the checkpoint ran. */
+  | 'missing'
+  /** A directory, socket or other non-file entry. */
+  | 'not-a-file'
+  /** Reached through a symbolic link or below a listed file: git cannot store it. */
+  | 'beyond-symlink';
+
+/** A listed path that is not in the checkpoint. */
+export interface SkippedFile {
+  path: string;
+  reason: SkipReason;
+  /** File size in bytes, for `too-large`. */
+  size?: number;
+}
+
+/** What {@link CheckpointEngine.checkpoint} did. */
+export interface CheckpointResult {
+  /** The new commit. */
+  sha: string;
+  /** Its branch, `run-{runId}`. */
+  branch: string;
+  /** Its root tree. */
+  tree: string;
+  /** Its parent commit. */
+  parent: string;
+  /** Listed paths left out of the tree, with the reason. */
+  skipped: SkippedFile[];
+  /** Files read and hashed (the rest came from the stat cache). */
+  hashed: number;
+  /** New git objects written (blobs, trees and the commit). */
+  objectsWritten: number;
+  /** True when the objects went into one pack file rather than loose files. */
+  packed: boolean;
+}
+
+/** Options of {@link CheckpointEngine.restore}. */
+export interface RestoreOptions {
+  /**
+   * Optional hint, as for `checkpoint`: the tracked paths that changed on disk since the last
+   * checkpoint or restore. Every other tracked path is trusted to match the stat cache.
+   */
+  changed?: readonly string[];
+}
+
+/** What {@link CheckpointEngine.restore} did. */
+export interface RestoreResult {
+  /** The commit now checked out (HEAD is detached there). */
+  sha: string;
+  /** Paths created or overwritten. */
+  written: string[];
+  /** Tracked paths removed because the target does not have them. */
+  deleted: string[];
+}
+
+/** One checkpoint commit, parsed from its message (seed 002 format). */
+export interface CheckpointInfo {
+  sha: string;
+  type: CheckpointType;
+  codonId: string;
+  runId: string;
+  codonName: string;
+  /** The `Timestamp:` line (ISO 8601). */
+  timestamp: string;
+  /** The `Duration:` line in ms, or null when absent. */
+  durationMs: number | null;
+  /** `run-{runId}` when that branch contains the commit, else the first branch that does. */
+  branch: string | null;
+  /** Every branch whose history contains the commit, sorted. */
+  branches: string[];
+  /** Parent commits. */
+  parents: string[];
+  /** The whole commit message. */
+  message: string;
+}
+
+/** Where HEAD points. */
+export interface HeadState {
+  sha: string;
+  /** The branch HEAD is on, or null when detached (after a restore). */
+  branch: string | null;
+}
+
+/** A file's change between two checkpoints: git's name-status letters (no rename detection). */
+export type DiffStatus = 'A' | 'D' | 'M' | 'T';
+
+/** One changed path in {@link CheckpointEngine.diff}. */
+export interface DiffEntry {
+  path: string;
+  status: DiffStatus;
+  /** Git mode string (`100644`, `100755`, `120000`) or null when absent on that side. */
+  oldMode: string | null;
+  newMode: string | null;
+  oldOid: string | null;
+  newOid: string | null;
+  /** True when either side has a NUL byte in its first 8000 bytes (git's rule). */
+  binary: boolean;
+  /** A `git diff`-style unified patch for this file (`git apply` accepts it); '' if not asked. */
+  patch: string;
+}
+
+/** Options of {@link CheckpointEngine.diff}. */
+export interface DiffOptions {
+  /** Only these paths or directories (like `git diff a b -- path`). */
+  paths?: readonly string[];
+  /** Build the unified patches (default true). */
+  patch?: boolean;
+  /** Context lines around each change (default 3). */
+  context?: number;
+}
+
+/** A file in a checkpoint's tree (see {@link CheckpointEngine.files}). */
+export interface CheckpointFile {
+  path: string;
+  /** `100644`, `100755` or `120000`. */
+  mode: string;
+  oid: string;
+}

@@ -1,0 +1,153 @@
+import type { AgentSession } from '@hankweave/harness';
+import type { CodonConfig, CodonStatus } from '@hankweave/types';
+import type { PromptMetadata } from '../prompt/frontmatter.js';
+import { emit, info, type RuntimeContext, transition } from '../runtime/runtime-context.js';
+import { toolMayChangeFiles } from './agent-tools.js';
+import type { CheckpointHint } from './checkpoint-hint.js';
+import type { CodonControl } from './codon-control.js';
+import { scanAndReport } from './tracked-files.js';
+
+export interface AgentStreamInput {
+  runId: string;
+  codonId: string;
+  codon: CodonConfig;
+  session: AgentSession;
+  control: CodonControl;
+  hint: CheckpointHint;
+  patterns: readonly string[];
+  startTime: string;
+  previousSessionId?: string;
+  promptMetadata?: PromptMetadata;
+  move: (to: CodonStatus, metadata?: Record<string, unknown>) => void;
+}
+
+/**
+ * Turns the harness's agent events into transitions and journaled events (reference §4.5): the
+ * session id moves the codon to `running` and announces `codon.started`; actions, tool results
+ * and token usage are journaled; a tool that may change files triggers a scan of the tracked
+ * files; costs and message counts become transitions.
+ */
+export async function consumeAgentEvents(
+  context: RuntimeContext,
+  input: AgentStreamInput,
+): Promise<{ contextExceeded: boolean }> {
+  const { runId, codonId, codon, control } = input;
+  let contextExceeded = false;
+  const observe = <T extends Parameters<typeof emit>[1]>(
+    type: T,
+    data: Parameters<typeof emit<T>>[2],
+  ) => {
+    const event = emit(context, type, data);
+    context.sentinels.observe(event);
+  };
+  for await (const event of input.session.events) {
+    switch (event.type) {
+      case 'session.started':
+        if (control.status === 'initializing') {
+          input.move('running', { claudeSessionId: event.sessionId });
+          observe('codon.started', {
+            codonId,
+            codonName: codon.name,
+            ...(codon.description ? { codonDescription: codon.description } : {}),
+            sessionId: event.sessionId,
+            ...(input.previousSessionId ? { previousSessionId: input.previousSessionId } : {}),
+            startTime: input.startTime,
+            ...(input.promptMetadata ? { promptMetadata: input.promptMetadata } : {}),
+          });
+          info(context, `Started codon ${codonId} with session ID: ${event.sessionId}`);
+        }
+        break;
+      case 'assistant.action':
+        observe('assistant.action', event.data);
+        break;
+      case 'tool.result':
+        observe('tool.result', event.data);
+        if (toolMayChangeFiles(event.data.toolName)) {
+          input.hint.add(
+            scanAndReport(context, codonId, input.patterns, {
+              kind: 'tool_use',
+              toolUseId: event.data.toolUseId,
+            }),
+          );
+        }
+        break;
+      case 'token.usage':
+        // Incremental usage becomes a transition; the final figures are set when the codon ends
+        // (CodonFinalCostSet), and announced here so the journal's token.usage events add up.
+        if (
+          !event.final &&
+          (control.status === 'running' || control.status === 'completing-sentinels')
+        ) {
+          const { inputTokens, outputTokens, cacheCreationTokens, cacheReadTokens, totalCost } =
+            event.data;
+          transition(context, {
+            type: 'CostsIncremented',
+            data: {
+              runId,
+              codonId,
+              costDelta: Math.max(0, totalCost),
+              tokensDelta: { inputTokens, outputTokens, cacheCreationTokens, cacheReadTokens },
+            },
+          });
+        }
+        if (event.final)
+          observe('token.usage', reconcileFinal(context, runId, codonId, event.data));
+        else observe('token.usage', event.data);
+        break;
+      case 'assistant.message.counted':
+        if (control.status === 'running') {
+          transition(context, {
+            type: 'AssistantMessageCountUpdated',
+            data: { runId, codonId, newCount: event.count },
+          });
+        }
+        break;
+      case 'api.retry':
+        info(
+          context,
+          `The agent retries an API call (attempt ${event.attempt ?? '?'}${event.maxRetries ? `/${event.maxRetries}` : ''}${event.errorStatus ? `, HTTP ${event.errorStatus}` : ''})`,
+        );
+        break;
+      case 'context.exceeded':
+        contextExceeded = true;
+        context.log.warn(`Codon ${codonId}: context exceeded (${event.reason})`);
+        break;
+      case 'warning':
+        context.log.warn(`Codon ${codonId}: ${event.message}`);
+        break;
+      case 'stderr':
+        context.log.debug(`Codon ${codonId} agent stderr: ${event.line}`);
+        break;
+      default:
+        break;
+    }
+  }
+  return { contextExceeded };
+}
+
+/**
+ * The final `token.usage` carries the authoritative totals' difference from what the incremental
+ * events already reported, so that summing `token.usage.totalCost` over a journal (seed 003
+ * "Tracking Costs") gives exactly the final cost, while `modelUsage` carries the per-model detail.
+ */
+function reconcileFinal(
+  context: RuntimeContext,
+  runId: string,
+  codonId: string,
+  data: Parameters<typeof emit<'token.usage'>>[2],
+): Parameters<typeof emit<'token.usage'>>[2] {
+  const record = context.store.state.runs
+    .find((run) => run.runId === runId)
+    ?.codons.findLast((c) => c.codonId === codonId) as
+    | { currentCost?: number; currentTokens?: Record<string, number> }
+    | undefined;
+  const reported = record?.currentTokens;
+  return {
+    ...data,
+    inputTokens: data.inputTokens - (reported?.inputTokens ?? 0),
+    outputTokens: data.outputTokens - (reported?.outputTokens ?? 0),
+    cacheCreationTokens: data.cacheCreationTokens - (reported?.cacheCreationTokens ?? 0),
+    cacheReadTokens: data.cacheReadTokens - (reported?.cacheReadTokens ?? 0),
+    totalCost: data.totalCost - (record?.currentCost ?? 0),
+  };
+}

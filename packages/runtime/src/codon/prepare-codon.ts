@@ -1,0 +1,117 @@
+import type { CodonConfig, FailureReason, RigOperation } from '@hankweave/types';
+import { emit, info, type RuntimeContext, reportError } from '../runtime/runtime-context.js';
+import type { CheckpointHint } from './checkpoint-hint.js';
+import type { CodonControl } from './codon-control.js';
+import { runRigSetup } from './rig-setup.js';
+import { takeCheckpoint } from './take-checkpoint.js';
+
+/**
+ * The `preparing` state (reference §5.5 step 2): runs the rig, reports each operation, and takes
+ * the `rig-setup` checkpoint when a rig ran. Returns the checkpoint, or why the codon fails.
+ */
+export async function prepareCodon(
+  context: RuntimeContext,
+  input: {
+    runId: string;
+    codonId: string;
+    codon: CodonConfig;
+    patterns: readonly string[];
+    skipPreCommands: boolean;
+    control: CodonControl;
+    hint: CheckpointHint;
+    started: number;
+  },
+): Promise<{ rigSetupCheckpoint?: string; failure?: FailureReason; exitCode?: number }> {
+  const { codon, codonId } = input;
+  const operations = codon.rigSetup ?? [];
+  if (operations.length === 0 || input.skipPreCommands) return {};
+  info(context, `Rig setup started for codon '${codon.name}': ${operations.length} operation(s)`);
+  const rig = await runRigSetup({
+    operations,
+    hankDir: context.hankDir,
+    agentRoot: context.layout.agentRoot,
+    env: { ...context.settings.env, ...codon.env },
+    ignoreFailures: context.settings.ignoreRigFailures,
+    ...(context.settings.rigCommandTimeoutMs
+      ? { commandTimeoutMs: context.settings.rigCommandTimeoutMs }
+      : {}),
+    signal: input.control.abort.signal,
+    onOperation: (index, operation) =>
+      info(context, `Rig operation ${index + 1}/${operations.length}: ${describe(operation)}`),
+    onOutput: (stream, line, commandIndex) =>
+      emit(context, 'rig.output', { codonId, stream, line, commandIndex }),
+  });
+  for (const result of rig.results.filter((candidate) => !candidate.ok)) {
+    emit(context, 'rig.setup.failed', {
+      codonId,
+      failureType: result.failureType ?? 'other',
+      ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
+      commandIndex: result.index,
+      ignored: result.ignored,
+      ...(result.message ? { message: result.message } : {}),
+    });
+    if (result.ignored) {
+      const why = operations[result.index]?.allowFailure
+        ? 'allowFailure=true'
+        : '--ignore-rig-failures';
+      reportError(
+        context,
+        `Rig setup operation failed but continuing (${why}): ${result.message}`,
+        { severity: 'warning', codon: codonId },
+      );
+    }
+  }
+  if (rig.fatal) {
+    const type = operations[rig.fatal.index]?.type ?? 'rig';
+    reportError(context, `Rig setup failed for codon '${codon.name}': ${rig.fatal.message}`, {
+      severity: 'fatal',
+      codon: codonId,
+    });
+    return {
+      failure: {
+        type: 'unknown',
+        retriable: true,
+        message: `Rig setup failed at ${type} operation: ${rig.fatal.message}`,
+      },
+      exitCode: rig.fatal.exitCode && rig.fatal.exitCode > 0 ? rig.fatal.exitCode : 1,
+    };
+  }
+  const failed = rig.results.filter((result) => !result.ok).length;
+  info(
+    context,
+    `Rig setup completed for codon '${codon.name}' (${rig.durationMs}ms, ${rig.results.length - failed} succeeded${failed ? `, ${failed} failed` : ''})`,
+  );
+  let rigSetupCheckpoint: string | undefined;
+  try {
+    rigSetupCheckpoint = await takeCheckpoint(context, input.hint, {
+      type: 'rig-setup',
+      runId: input.runId,
+      codonId,
+      codonName: codon.name,
+      durationMs: Date.now() - input.started,
+      patterns: input.patterns,
+    });
+  } catch (error) {
+    return {
+      failure: {
+        type: 'unknown',
+        retriable: false,
+        message: `The rig-setup checkpoint failed: ${(error as Error).message}`,
+      },
+    };
+  }
+  emit(context, 'rig.setup.completed', {
+    codonId,
+    rigType: operations.length > 1 ? 'commands' : 'command',
+    commandCount: operations.length,
+    durationMs: rig.durationMs,
+    createdCheckpoint: rigSetupCheckpoint,
+  });
+  return { rigSetupCheckpoint };
+}
+
+function describe(operation: RigOperation): string {
+  return operation.type === 'copy'
+    ? `copy ${operation.copy.from} → ${operation.copy.to}`
+    : `command '${operation.command.run}'`;
+}

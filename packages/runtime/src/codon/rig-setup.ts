@@ -1,0 +1,219 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, rm } from 'node:fs/promises';
+import { dirname, relative, resolve, sep } from 'node:path';
+import type { RigOperation } from '@hankweave/types';
+
+/** How one rig operation ended. */
+export interface RigOperationResult {
+  index: number;
+  type: RigOperation['type'];
+  ok: boolean;
+  ignored: boolean;
+  exitCode?: number;
+  message?: string;
+  failureType?: 'command_failed' | 'timeout' | 'other';
+}
+
+export interface RigSetupOptions {
+  operations: readonly RigOperation[];
+  hankDir: string;
+  agentRoot: string;
+  /** Environment of rig commands: the runtime's plus the codon's `env`. */
+  env: NodeJS.ProcessEnv;
+  /** Treat every failure as `allowFailure` (`--ignore-rig-failures`). */
+  ignoreFailures?: boolean;
+  /** Kill a command after this long (the original had no limit; neither is there by default). */
+  commandTimeoutMs?: number;
+  onOperation?: (index: number, operation: RigOperation) => void;
+  /** A line of command output, throttled to one per second per stream (the last is kept). */
+  onOutput?: (stream: 'stdout' | 'stderr', line: string, commandIndex: number) => void;
+  signal?: AbortSignal;
+}
+
+export interface RigSetupResult {
+  results: RigOperationResult[];
+  /** The first failure that was not allowed; rig setup stops there. */
+  fatal?: RigOperationResult;
+  durationMs: number;
+}
+
+const MAX_LINE = 500;
+const THROTTLE_MS = 1000;
+
+/**
+ * Runs a codon's rig setup (reference §1.4, §5.6) in order: copies from the hank directory into
+ * agentRoot (the target is replaced; it becomes `lastCopied`) and shell commands (cwd agentRoot or
+ * the last copy target). A failure stops the rig unless the operation allows failure.
+ */
+export async function runRigSetup(options: RigSetupOptions): Promise<RigSetupResult> {
+  const started = Date.now();
+  const results: RigOperationResult[] = [];
+  let lastCopied: string | undefined;
+  for (const [index, operation] of options.operations.entries()) {
+    options.onOperation?.(index, operation);
+    let result: RigOperationResult;
+    if (operation.type === 'copy') {
+      const outcome = await copyOperation(options, operation.copy);
+      if (outcome.ok) lastCopied = outcome.target;
+      result = {
+        index,
+        type: 'copy',
+        ok: outcome.ok,
+        ignored: false,
+        ...(outcome.ok ? {} : { message: outcome.message, failureType: 'other' as const }),
+      };
+    } else {
+      const cwd =
+        operation.command.workingDirectory === 'lastCopied' && lastCopied
+          ? lastCopied
+          : options.agentRoot;
+      result = {
+        index,
+        type: 'command',
+        ...(await runCommand(options, operation.command.run, cwd, index)),
+      };
+    }
+    if (!result.ok && (operation.allowFailure || options.ignoreFailures)) result.ignored = true;
+    results.push(result);
+    if (!result.ok && !result.ignored)
+      return { results, fatal: result, durationMs: Date.now() - started };
+  }
+  return { results, durationMs: Date.now() - started };
+}
+
+async function copyOperation(
+  options: RigSetupOptions,
+  copy: { from: string; to: string },
+): Promise<{ ok: true; target: string } | { ok: false; message: string }> {
+  const source = resolve(options.hankDir, copy.from);
+  const target = resolve(options.agentRoot, copy.to);
+  const inside = relative(options.agentRoot, target);
+  if (inside === '' || inside.startsWith(`..${sep}`) || inside === '..') {
+    return { ok: false, message: `copy target "${copy.to}" must be inside agentRoot` };
+  }
+  if (!existsSync(source)) return { ok: false, message: `copy source ${source} does not exist` };
+  try {
+    await rm(target, { recursive: true, force: true });
+    await mkdir(dirname(target), { recursive: true });
+    await cp(source, target, { recursive: true });
+    return { ok: true, target };
+  } catch (error) {
+    return {
+      ok: false,
+      message: `copy ${copy.from} → ${copy.to} failed: ${(error as Error).message}`,
+    };
+  }
+}
+
+function runCommand(
+  options: RigSetupOptions,
+  run: string,
+  cwd: string,
+  commandIndex: number,
+): Promise<Omit<RigOperationResult, 'index' | 'type'>> {
+  return new Promise((resolvePromise) => {
+    // Its own process group, so a timeout or abort kills the command's children too, not only the
+    // shell (whose orphans would otherwise keep the pipes open).
+    const child = spawn(run, {
+      shell: true,
+      cwd,
+      env: options.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    const killGroup = () => {
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    };
+    const onAbort = () => killGroup();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const tail: string[] = [];
+    const streams = {
+      stdout: throttledLines('stdout', commandIndex, options, tail),
+      stderr: throttledLines('stderr', commandIndex, options, tail),
+    };
+    child.stdout.on('data', (chunk: Buffer) => streams.stdout.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => streams.stderr.push(chunk));
+    let timedOut = false;
+    const timer = options.commandTimeoutMs
+      ? setTimeout(() => {
+          timedOut = true;
+          killGroup();
+        }, options.commandTimeoutMs)
+      : undefined;
+    const finish = (exitCode: number, message?: string) => {
+      if (timer) clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      streams.stdout.end();
+      streams.stderr.end();
+      if (exitCode === 0 && !timedOut)
+        return resolvePromise({ ok: true, ignored: false, exitCode });
+      const output = tail.join('\n');
+      const failureType =
+        timedOut || /timed out|timeout|etimedout/i.test(output)
+          ? 'timeout'
+          : message
+            ? 'other'
+            : 'command_failed';
+      resolvePromise({
+        ok: false,
+        ignored: false,
+        exitCode,
+        failureType,
+        message:
+          message ??
+          `"${run}" exited with code ${exitCode}${timedOut ? ' (timed out)' : ''}${output ? `: ${output.slice(-300)}` : ''}`,
+      });
+    };
+    child.on('error', (error) => finish(-1, `"${run}" could not start: ${error.message}`));
+    child.on('close', (code, signal) => finish(code ?? (signal ? 128 : -1)));
+  });
+}
+
+/** Splits a stream into lines, reports at most one per second (always the latest), keeps a tail. */
+function throttledLines(
+  stream: 'stdout' | 'stderr',
+  commandIndex: number,
+  options: RigSetupOptions,
+  tail: string[],
+) {
+  let buffer = '';
+  let pending: string | undefined;
+  let lastSent = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const send = () => {
+    timer = undefined;
+    if (pending === undefined) return;
+    options.onOutput?.(stream, pending, commandIndex);
+    pending = undefined;
+    lastSent = Date.now();
+  };
+  const line = (text: string) => {
+    const trimmed = text.trim().slice(0, MAX_LINE);
+    if (trimmed === '') return;
+    tail.push(trimmed);
+    if (tail.length > 20) tail.shift();
+    pending = trimmed;
+    const wait = lastSent + THROTTLE_MS - Date.now();
+    if (wait <= 0) send();
+    else timer ??= setTimeout(send, wait);
+  };
+  return {
+    push(chunk: Buffer) {
+      buffer += chunk.toString('utf8');
+      const lines = buffer.split('\n');
+      buffer = lines.pop() ?? '';
+      for (const text of lines) line(text);
+    },
+    end() {
+      if (buffer !== '') line(buffer);
+      buffer = '';
+      if (timer) clearTimeout(timer);
+      send();
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import type { CheckpointType } from '@hankweave/types';
+import { type RuntimeContext, transition } from '../runtime/runtime-context.js';
+import type { CheckpointHint } from './checkpoint-hint.js';
+import { resolveTracked } from './tracked-files.js';
+
+/**
+ * Commits the tracked files as a checkpoint on the run's branch and records it
+ * (`CheckpointCreated`). Returns the sha.
+ *
+ * @throws whatever the checkpoint engine throws; nothing is recorded then.
+ */
+export async function takeCheckpoint(
+  context: RuntimeContext,
+  hint: CheckpointHint,
+  input: {
+    type: CheckpointType;
+    runId: string;
+    codonId: string;
+    codonName: string;
+    durationMs: number;
+    patterns: readonly string[];
+  },
+): Promise<string> {
+  const files = resolveTracked(context, input.patterns);
+  const changed = hint.current();
+  const result = await context.engine.checkpoint({
+    type: input.type,
+    codonId: input.codonId,
+    codonName: input.codonName,
+    runId: input.runId,
+    durationMs: Math.round(input.durationMs),
+    files,
+    ...(changed ? { changed } : {}),
+  });
+  hint.checkpointed();
+  for (const skipped of result.skipped) {
+    context.log.warn(
+      `Checkpoint ${input.type}:${input.codonId} left out ${skipped.path} (${skipped.reason})`,
+    );
+  }
+  transition(context, {
+    type: 'CheckpointCreated',
+    data: {
+      runId: input.runId,
+      codonId: input.codonId,
+      checkpointType: input.type,
+      sha: result.sha,
+      branch: result.branch,
+    },
+  });
+  context.log.info(
+    `Checkpoint ${input.type}:${input.codonId} → ${result.sha.slice(0, 7)} (${files.length} file(s), ${result.hashed} hashed)`,
+  );
+  return result.sha;
+}

@@ -1,0 +1,161 @@
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { executionMetaSchema } from '@hankweave/types';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { hashDataSource } from './data-hash.js';
+import { prepareExecution } from './execution-dir.js';
+
+let root: string;
+let data: string;
+let baseDir: string;
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'exec-dir-'));
+  data = join(root, 'data');
+  baseDir = join(root, 'managed');
+  mkdirSync(data);
+  writeFileSync(join(data, 'a.txt'), 'alpha');
+});
+const base = () => ({ dataPath: data, hankPath: join(root, 'hank.json'), hankHash: 'h1', baseDir });
+
+describe('prepareExecution()', () => {
+  it('creates a managed execution named {timestamp}-{random4}-{dataHash6} with the seed layout', async () => {
+    const now = () => new Date(1736000000000);
+    const { layout, meta, created } = await prepareExecution({ ...base(), now });
+    expect(created).toBe(true);
+    const name = layout.executionDir.slice(baseDir.length + 1);
+    expect(name).toMatch(
+      new RegExp(`^1736000000000-[0-9a-f]{4}-${hashDataSource(data).slice(0, 6)}$`),
+    );
+    for (const path of [
+      layout.agentRoot,
+      layout.rigArchive,
+      layout.eventsDir,
+      layout.logsDir,
+      layout.runsDir,
+      layout.checkpointsDir,
+      layout.sentinelOutputsDir,
+      layout.sentinelHistoryDir,
+    ]) {
+      expect(existsSync(path), path).toBe(true);
+    }
+    expect(lstatSync(layout.dataLink).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(layout.dataLink)).toBe(data);
+    const written = JSON.parse(readFileSync(layout.metaFile, 'utf8'));
+    expect(Object.keys(written)).toEqual([
+      'version',
+      'readOnlySourceDataPath',
+      'readOnlySourceResolvedDataPath',
+      'dataHash',
+      'hankHash',
+      'hankPath',
+      'linkType',
+      'createdAt',
+      'lastUsed',
+    ]);
+    expect(executionMetaSchema.parse(written)).toEqual(meta);
+    expect(meta).toMatchObject({ linkType: 'symlink', createdAt: '2025-01-04T14:13:20.000Z' });
+  });
+
+  it('resumes the newest execution with the same data hash and keeps lastUsed current', async () => {
+    const first = await prepareExecution({ ...base(), now: () => new Date(1000) });
+    const second = await prepareExecution({ ...base(), hankHash: 'h2', now: () => new Date(5000) });
+    expect(second.layout.executionDir).toBe(first.layout.executionDir);
+    expect(second.created).toBe(false);
+    expect(second.meta).toMatchObject({
+      createdAt: new Date(1000).toISOString(),
+      lastUsed: new Date(5000).toISOString(),
+    });
+    expect(second.warnings.join()).toContain('hank.json changed');
+    const fresh = await prepareExecution({ ...base(), startNew: true, now: () => new Date(9000) });
+    expect(fresh.layout.executionDir).not.toBe(first.layout.executionDir);
+    writeFileSync(join(data, 'b.txt'), 'new data');
+    const other = await prepareExecution({ ...base(), now: () => new Date(9999) });
+    expect(other.created).toBe(true);
+  });
+
+  it('copies the data with copyData and links a single file inside a directory', async () => {
+    const copied = await prepareExecution({
+      ...base(),
+      copyData: true,
+      executionDir: join(root, 'exec-copy'),
+    });
+    expect(copied.meta.linkType).toBe('copy');
+    expect(readFileSync(join(copied.layout.dataLink, 'a.txt'), 'utf8')).toBe('alpha');
+    const single = await prepareExecution({
+      ...base(),
+      dataPath: join(data, 'a.txt'),
+      executionDir: join(root, 'exec-file'),
+    });
+    expect(readFileSync(join(single.layout.dataLink, 'a.txt'), 'utf8')).toBe('alpha');
+  });
+
+  it('refuses a new execution directly inside the managed directory', async () => {
+    await expect(
+      prepareExecution({ ...base(), executionDir: join(baseDir, 'mine') }),
+    ).rejects.toMatchObject({ code: 'RUNTIME_RESERVED_LOCATION' });
+  });
+
+  it('needs force to start over in an explicit execution, and keeps a backup', async () => {
+    const dir = join(root, 'exec');
+    await prepareExecution({ ...base(), executionDir: dir });
+    writeFileSync(join(dir, 'agentRoot', 'work.md'), 'x');
+    await expect(
+      prepareExecution({ ...base(), executionDir: dir, startNew: true }),
+    ).rejects.toMatchObject({ code: 'RUNTIME_EXECUTION_EXISTS' });
+    const again = await prepareExecution({
+      ...base(),
+      executionDir: dir,
+      startNew: true,
+      force: true,
+    });
+    expect(again.created).toBe(true);
+    expect(again.warnings[0]).toContain('.hankweave.backup-');
+    expect(existsSync(join(dir, 'agentRoot', 'work.md'))).toBe(false);
+  });
+
+  it('refuses changed data unless forced, and a non-empty foreign directory unless confirmed', async () => {
+    const dir = join(root, 'exec');
+    await prepareExecution({ ...base(), executionDir: dir });
+    const other = join(root, 'other');
+    mkdirSync(other);
+    writeFileSync(join(other, 'z.txt'), 'zzz');
+    await expect(
+      prepareExecution({ ...base(), dataPath: other, executionDir: dir }),
+    ).rejects.toMatchObject({ code: 'RUNTIME_DATA_MISMATCH' });
+    const relinked = await prepareExecution({
+      ...base(),
+      dataPath: other,
+      executionDir: dir,
+      force: true,
+    });
+    expect(readlinkSync(relinked.layout.dataLink)).toBe(other);
+    const foreign = join(root, 'foreign');
+    mkdirSync(foreign);
+    writeFileSync(join(foreign, 'x'), '1');
+    await expect(prepareExecution({ ...base(), executionDir: foreign })).rejects.toMatchObject({
+      code: 'RUNTIME_EXECUTION_NOT_EMPTY',
+    });
+    const asked: string[] = [];
+    await prepareExecution({
+      ...base(),
+      executionDir: foreign,
+      confirm: (question) => {
+        asked.push(question);
+        return true;
+      },
+    });
+    expect(asked).toHaveLength(1);
+    await expect(
+      prepareExecution({ ...base(), executionDir: join(dir, 'agentRoot', 'nested') }),
+    ).rejects.toMatchObject({ code: 'RUNTIME_NESTED_EXECUTION' });
+  });
+});

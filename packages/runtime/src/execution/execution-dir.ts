@@ -1,0 +1,248 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { cp, mkdir, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { ExecutionMeta } from '@hankweave/types';
+import { RuntimeError } from '../errors.js';
+import { toJsonFile } from '../internal/atomic-write.js';
+import { hashDataSource } from './data-hash.js';
+import { EXECUTION_META_VERSION, readExecutionMeta, writeExecutionMeta } from './execution-meta.js';
+import { type ExecutionLayout, executionLayout } from './layout.js';
+
+/** The environment variable that moves the managed executions directory. */
+export const EXECUTION_BASE_DIR_ENV = 'HANKWEAVE_RUNTIME_EXECUTION_BASE_DIR';
+
+/** The parent of auto-managed execution directories. */
+export function defaultExecutionBaseDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env[EXECUTION_BASE_DIR_ENV] || join(homedir(), '.hankweave-executions');
+}
+
+export interface PrepareExecutionOptions {
+  /** The user's data: a file or a directory. */
+  dataPath: string;
+  /** Absolute path of hank.json (recorded in execution-meta.json). */
+  hankPath: string;
+  /** `hashHank(config)`: a change since the last run gives a warning. */
+  hankHash: string;
+  /** An explicit execution directory (create or resume). */
+  executionDir?: string;
+  /** Always create a new execution instead of resuming. */
+  startNew?: boolean;
+  /** Allow replacing an existing `.hankweave` (kept as a backup) or relinking changed data. */
+  force?: boolean;
+  /** With `startNew` + `force` on an existing execution: keep `agentRoot/` instead of wiping it. */
+  noWipe?: boolean;
+  /** Copy the data instead of symlinking it. */
+  copyData?: boolean;
+  /** The managed parent directory (default `defaultExecutionBaseDir()`). */
+  baseDir?: string;
+  /** Asked before using a non-empty directory that is not an execution; default: refuse. */
+  confirm?: (question: string) => boolean | Promise<boolean>;
+  now?: () => Date;
+}
+
+export interface PreparedExecution {
+  layout: ExecutionLayout;
+  meta: ExecutionMeta;
+  /** True when this call created the execution; false when it resumed one. */
+  created: boolean;
+  warnings: string[];
+}
+
+/**
+ * Finds or creates the execution directory (reference §2.4, seed 001): resume the newest managed
+ * execution with the same data hash, or an explicit directory; create the layout, link (or copy)
+ * the data at `agentRoot/read_only_data_source`, and keep `execution-meta.json` current.
+ *
+ * @throws {RuntimeError} RUNTIME_DATA_NOT_FOUND, RUNTIME_RESERVED_LOCATION, RUNTIME_EXECUTION_EXISTS,
+ *   RUNTIME_EXECUTION_NOT_EMPTY, RUNTIME_DATA_MISMATCH, RUNTIME_NESTED_EXECUTION
+ */
+export async function prepareExecution(
+  options: PrepareExecutionOptions,
+): Promise<PreparedExecution> {
+  const now = options.now ?? (() => new Date());
+  const dataPath = resolve(options.dataPath);
+  if (!existsSync(dataPath)) {
+    throw new RuntimeError(
+      'RUNTIME_DATA_NOT_FOUND',
+      `The data source ${dataPath} does not exist; pass an existing file or directory as data`,
+      { details: { dataPath } },
+    );
+  }
+  const dataHash = hashDataSource(dataPath);
+  const baseDir = resolve(options.baseDir ?? defaultExecutionBaseDir());
+  const warnings: string[] = [];
+
+  let executionDir: string;
+  if (options.executionDir !== undefined) {
+    executionDir = resolve(options.executionDir);
+    await checkExplicitDir(executionDir, dataPath, baseDir, options, warnings);
+  } else {
+    const existing = options.startNew ? undefined : await newestWithDataHash(baseDir, dataHash);
+    executionDir =
+      existing ??
+      join(
+        baseDir,
+        `${now().getTime()}-${randomBytes(3).toString('hex').slice(0, 4)}-${dataHash.slice(0, 6)}`,
+      );
+  }
+
+  const layout = executionLayout(executionDir);
+  const previous = await readExecutionMeta(layout.metaFile);
+  const timestamp = now().toISOString();
+  let relink = previous === undefined;
+  if (previous && previous.dataHash !== dataHash) {
+    if (!options.force) {
+      throw new RuntimeError(
+        'RUNTIME_DATA_MISMATCH',
+        `The data at ${dataPath} is not the data this execution was created with (${previous.readOnlySourceDataPath}); pass --force to relink it, or --start-new for a new execution`,
+        { details: { executionDir, expected: previous.dataHash, actual: dataHash } },
+      );
+    }
+    warnings.push(`The data changed since this execution was created; relinking ${dataPath}`);
+    relink = true;
+  }
+  if (previous && previous.hankHash !== options.hankHash) {
+    warnings.push(
+      `hank.json changed since this execution last ran; the plan frozen in state.json is kept for resumed runs`,
+    );
+  }
+  await createTree(layout);
+  const linkType = relink
+    ? await linkData(dataPath, layout.dataLink, options.copyData === true)
+    : (previous as ExecutionMeta).linkType;
+  const meta: ExecutionMeta = {
+    version: EXECUTION_META_VERSION,
+    readOnlySourceDataPath: options.dataPath,
+    readOnlySourceResolvedDataPath: realpathSync(dataPath),
+    dataHash,
+    hankHash: options.hankHash,
+    hankPath: options.hankPath,
+    linkType,
+    createdAt: previous?.createdAt ?? timestamp,
+    lastUsed: timestamp,
+  };
+  await writeExecutionMeta(layout.metaFile, meta);
+  return { layout, meta, created: previous === undefined, warnings };
+}
+
+async function checkExplicitDir(
+  dir: string,
+  dataPath: string,
+  baseDir: string,
+  options: PrepareExecutionOptions,
+  warnings: string[],
+): Promise<void> {
+  if (dir === dataPath) {
+    throw new RuntimeError(
+      'RUNTIME_NESTED_EXECUTION',
+      `The execution directory cannot be the data source itself (${dir}); choose another directory`,
+      { details: { executionDir: dir } },
+    );
+  }
+  for (let parent = dirname(dir); parent !== dirname(parent); parent = dirname(parent)) {
+    if (existsSync(join(parent, '.hankweave', 'execution-meta.json'))) {
+      throw new RuntimeError(
+        'RUNTIME_NESTED_EXECUTION',
+        `${dir} is inside the execution ${parent}; choose a directory outside it`,
+        { details: { executionDir: dir, parent } },
+      );
+    }
+  }
+  const hasMeta = existsSync(join(dir, '.hankweave', 'execution-meta.json'));
+  if (dirname(dir) === baseDir && !hasMeta) {
+    throw new RuntimeError(
+      'RUNTIME_RESERVED_LOCATION',
+      `Cannot create a new execution in ${baseDir}: that directory is managed by hankweave. Omit --execution to let hankweave choose, or pick a directory elsewhere`,
+      { details: { executionDir: dir, baseDir } },
+    );
+  }
+  const hasHankweave = existsSync(join(dir, '.hankweave'));
+  if (hasHankweave && options.startNew) {
+    if (!options.force) {
+      throw new RuntimeError(
+        'RUNTIME_EXECUTION_EXISTS',
+        `${dir} already holds an execution; pass --force with --start-new to back it up and start over, or drop --start-new to resume it`,
+        { details: { executionDir: dir } },
+      );
+    }
+    const stamp = new Date().toISOString().replaceAll(':', '').replaceAll('-', '').slice(0, 15);
+    const backup = join(dir, `.hankweave.backup-${stamp}`);
+    await rename(join(dir, '.hankweave'), backup);
+    warnings.push(`The previous execution state was moved to ${backup}`);
+    if (!options.noWipe) await rm(join(dir, 'agentRoot'), { recursive: true, force: true });
+    return;
+  }
+  if (!hasHankweave && existsSync(dir) && readdirSync(dir).length > 0 && !options.force) {
+    const question = `${dir} is not empty and is not a hankweave execution. Use it anyway?`;
+    if (!(await options.confirm?.(question))) {
+      throw new RuntimeError(
+        'RUNTIME_EXECUTION_NOT_EMPTY',
+        `${dir} is not empty and is not an execution; pick an empty directory, or pass --yes/--force to use it anyway`,
+        { details: { executionDir: dir } },
+      );
+    }
+  }
+}
+
+/** The newest managed execution created for the same data (names sort by creation time). */
+async function newestWithDataHash(baseDir: string, dataHash: string): Promise<string | undefined> {
+  let names: string[];
+  try {
+    names = await readdir(baseDir);
+  } catch {
+    return undefined;
+  }
+  for (const name of names.sort().reverse()) {
+    const dir = join(baseDir, name);
+    const meta = await readExecutionMeta(join(dir, '.hankweave', 'execution-meta.json')).catch(
+      () => undefined,
+    );
+    if (meta?.dataHash === dataHash) return dir;
+  }
+  return undefined;
+}
+
+async function createTree(layout: ExecutionLayout): Promise<void> {
+  for (const dir of [
+    layout.agentRoot,
+    layout.rigArchive,
+    layout.eventsDir,
+    layout.logsDir,
+    layout.runsDir,
+    layout.checkpointsDir,
+    layout.sentinelOutputsDir,
+    layout.sentinelHistoryDir,
+  ]) {
+    await mkdir(dir, { recursive: true });
+  }
+  if (!existsSync(layout.archiveManifest)) {
+    await writeFile(layout.archiveManifest, toJsonFile({ version: '1.0.0', entries: [] }));
+  }
+}
+
+/**
+ * Makes `agentRoot/read_only_data_source`: a symlink to a data directory (a copy when asked or
+ * when symlinks fail), or, for a single file, a directory holding a link to (or copy of) it.
+ */
+async function linkData(
+  dataPath: string,
+  linkPath: string,
+  copy: boolean,
+): Promise<'symlink' | 'copy'> {
+  await rm(linkPath, { recursive: true, force: true });
+  const isFile = statSync(dataPath).isFile();
+  const target = isFile ? join(linkPath, basename(dataPath)) : linkPath;
+  if (isFile) await mkdir(linkPath, { recursive: true });
+  if (!copy) {
+    try {
+      await symlink(dataPath, target, isFile ? 'file' : 'dir');
+      return 'symlink';
+    } catch {
+      // Some filesystems (and CI sandboxes) refuse symlinks: fall back to a copy.
+    }
+  }
+  await cp(dataPath, target, { recursive: true, dereference: true });
+  return 'copy';
+}

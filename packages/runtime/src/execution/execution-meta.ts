@@ -1,0 +1,51 @@
+import { readFile } from 'node:fs/promises';
+import { type ExecutionMeta, executionMetaSchema } from '@hankweave/types';
+import { RuntimeError } from '../errors.js';
+import { toJsonFile, writeFileAtomic } from '../internal/atomic-write.js';
+
+/** The version of the `execution-meta.json` layout we write (seed 001). */
+export const EXECUTION_META_VERSION = '1.0.0';
+
+/** Reads `execution-meta.json`, or undefined when the file does not exist. */
+export async function readExecutionMeta(path: string): Promise<ExecutionMeta | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  const result = executionMetaSchema.safeParse(safeJson(text));
+  if (!result.success) {
+    throw new RuntimeError(
+      'RUNTIME_EXECUTION_EXISTS',
+      `${path} is not a valid execution-meta.json (${result.error.issues[0]?.message}); move the execution directory aside or start a new one with --start-new`,
+      { details: { path }, cause: result.error },
+    );
+  }
+  return result.data;
+}
+
+/** Writes `execution-meta.json` atomically with exactly the seed's fields. */
+export async function writeExecutionMeta(path: string, meta: ExecutionMeta): Promise<void> {
+  const exact: ExecutionMeta = {
+    version: meta.version,
+    readOnlySourceDataPath: meta.readOnlySourceDataPath,
+    readOnlySourceResolvedDataPath: meta.readOnlySourceResolvedDataPath,
+    dataHash: meta.dataHash,
+    hankHash: meta.hankHash,
+    hankPath: meta.hankPath,
+    linkType: meta.linkType,
+    createdAt: meta.createdAt,
+    lastUsed: meta.lastUsed,
+  };
+  await writeFileAtomic(path, toJsonFile(exact));
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,114 @@
+import { type HankConfig, hankConfigSchema } from '@hankweave/types';
+import { describe, expect, it } from 'vitest';
+import { buildInitialPlan, expandAfterCodon, nextPlanEntry } from './planner.js';
+
+const codon = (id: string) => ({
+  id,
+  name: id,
+  model: 'sonnet',
+  continuationMode: 'fresh',
+  promptText: id,
+});
+const hank = (
+  terminateOn: Record<string, unknown>,
+  codons = [codon('edit'), codon('review')],
+): HankConfig =>
+  hankConfigSchema.parse({
+    meta: { name: 'h', version: '1' },
+    hank: [
+      codon('survey'),
+      { type: 'loop', id: 'improve', name: 'Improve', terminateOn, codons },
+      codon('final'),
+    ],
+  });
+const ids = (plan: { codonId: string }[]) => plan.map((entry) => entry.codonId);
+
+describe('buildInitialPlan()', () => {
+  it('keeps top-level ids and expands only iteration 0 of loops', () => {
+    const plan = buildInitialPlan(hank({ type: 'iterationLimit', limit: 3 }));
+    expect(ids(plan)).toEqual(['survey', 'edit#0', 'review#0', 'final']);
+    expect(plan[2]?.loopContext).toEqual({ loopId: 'improve', iteration: 0, codonIndexInLoop: 1 });
+    expect(plan[2]?.codon.id).toBe('review');
+  });
+});
+
+describe('expandAfterCodon()', () => {
+  it('inserts the next iteration after the last codon of an iteration, up to the limit', () => {
+    const config = hank({ type: 'iterationLimit', limit: 2 });
+    let plan = buildInitialPlan(config);
+    expect(ids(expandAfterCodon(plan, config, { codonId: 'edit#0' }).plan)).toEqual(ids(plan));
+    const first = expandAfterCodon(plan, config, { codonId: 'review#0' });
+    plan = first.plan;
+    expect(ids(plan)).toEqual(['survey', 'edit#0', 'review#0', 'edit#1', 'review#1', 'final']);
+    expect(first.iterationEnded).toEqual({ loopId: 'improve', iteration: 0, isFinal: false });
+    const second = expandAfterCodon(plan, config, { codonId: 'review#1' });
+    expect(ids(second.plan)).toEqual(ids(plan));
+    expect(second.iterationEnded).toMatchObject({
+      iteration: 1,
+      isFinal: true,
+      terminationReason: 'iteration_limit',
+    });
+  });
+
+  it('drops the rest of the iteration when the context is exceeded in a contextExceeded loop', () => {
+    const config = hank({ type: 'contextExceeded' });
+    const plan = buildInitialPlan(config);
+    const result = expandAfterCodon(plan, config, { codonId: 'edit#0', contextExceeded: true });
+    expect(ids(result.plan)).toEqual(['survey', 'edit#0', 'final']);
+    expect(result.iterationEnded?.terminationReason).toBe('context_exceeded');
+    // Without the signal it keeps iterating.
+    expect(ids(expandAfterCodon(plan, config, { codonId: 'review#0' }).plan)).toContain('edit#1');
+  });
+
+  it('stops a plateau loop on consensus, never before minIterations, and at maxIterations', () => {
+    const config = hank({ type: 'plateau', consensus: 2, minIterations: 3, maxIterations: 5 }, [
+      codon('work'),
+    ]);
+    let plan = buildInitialPlan(config);
+    const votes: boolean[] = [];
+    const step = (iteration: number, plateau: boolean) => {
+      const result = expandAfterCodon(
+        plan,
+        config,
+        { codonId: `work#${iteration}`, plateau },
+        votes,
+      );
+      votes.push(plateau);
+      plan = result.plan;
+      return result.iterationEnded;
+    };
+    expect(step(0, true)?.isFinal).toBe(false);
+    expect(step(1, true)?.isFinal).toBe(false); // consensus, but only 2 of minIterations 3
+    expect(step(2, true)).toMatchObject({ isFinal: true, terminationReason: 'plateau' });
+    plan = buildInitialPlan(config);
+    votes.length = 0;
+    for (let iteration = 0; iteration < 4; iteration++)
+      expect(step(iteration, false)?.isFinal).toBe(false);
+    expect(step(4, false)).toMatchObject({ isFinal: true, terminationReason: 'iteration_limit' });
+  });
+
+  it('ends the loop when a budget ran out', () => {
+    const config = hank({ type: 'iterationLimit', limit: 5 });
+    const result = expandAfterCodon(buildInitialPlan(config), config, {
+      codonId: 'review#0',
+      budgetExceeded: true,
+    });
+    expect(result.iterationEnded).toMatchObject({ isFinal: true });
+    expect(ids(result.plan)).not.toContain('edit#1');
+  });
+
+  it('leaves the plan alone after a codon outside loops', () => {
+    const config = hank({ type: 'iterationLimit', limit: 2 });
+    const plan = buildInitialPlan(config);
+    expect(expandAfterCodon(plan, config, { codonId: 'survey' })).toEqual({ plan });
+  });
+});
+
+describe('nextPlanEntry()', () => {
+  it('returns the first entry for null and the following one otherwise', () => {
+    const plan = buildInitialPlan(hank({ type: 'iterationLimit', limit: 2 }));
+    expect(nextPlanEntry(plan, null)?.codonId).toBe('survey');
+    expect(nextPlanEntry(plan, 'review#0')?.codonId).toBe('final');
+    expect(nextPlanEntry(plan, 'final')).toBeUndefined();
+  });
+});

@@ -1,0 +1,79 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { hankConfigSchema } from '@hankweave/types';
+import { describe, expect, it } from 'vitest';
+import { buildPrompts, renderPromptText } from './prompt-builder.js';
+
+const paths = { agentRoot: '/exec/agentRoot', dataDir: '/exec/agentRoot/read_only_data_source' };
+
+describe('buildPrompts()', () => {
+  it('joins prompt files, keeps the first frontmatter and builds the system append', async () => {
+    const hankDir = mkdtempSync(join(tmpdir(), 'prompts-'));
+    mkdirSync(join(hankDir, 'p'));
+    writeFileSync(
+      join(hankDir, 'p/a.md'),
+      '---\nname: survey\ntags: [docs, audit]\nauthor: "Ann"\n---\nRead <%DATA_DIR%>.\n<!-- internal note -->\n',
+    );
+    writeFileSync(
+      join(hankDir, 'p/b.md'),
+      '---\nname: ignored\n---\nThen write in <%AGENT_ROOT%>.',
+    );
+    writeFileSync(join(hankDir, 'p/sys.md'), 'Be brief in <%PROJECT_DIR%>.');
+    const config = hankConfigSchema.parse({
+      meta: { name: 'h', version: '1' },
+      globalSystemPromptText: 'Global rules.',
+      hank: [
+        {
+          id: 'a',
+          name: 'A',
+          model: 'sonnet',
+          continuationMode: 'fresh',
+          promptFile: ['p/a.md', 'p/b.md'],
+          appendSystemPromptFile: 'p/sys.md',
+        },
+      ],
+    });
+    const built = await buildPrompts(config, config.hank[0] as never, { hankDir, ...paths });
+    expect(built.prompt).toBe(`Read ${paths.dataDir}.\n\n\nThen write in ${paths.agentRoot}.`);
+    expect(built.promptMetadata).toEqual({
+      name: 'survey',
+      tags: ['docs', 'audit'],
+      author: 'Ann',
+    });
+    expect(built.appendSystemPrompt).toBe(`Global rules.\n\nBe brief in ${paths.agentRoot}.`);
+  });
+
+  it('appends nothing when there is no system prompt, and names an unreadable prompt file', async () => {
+    const config = hankConfigSchema.parse({
+      meta: { name: 'h', version: '1' },
+      hank: [
+        {
+          id: 'a',
+          name: 'A',
+          model: 'sonnet',
+          continuationMode: 'fresh',
+          promptText: 'Hi <%EXECUTION_DIR%>',
+        },
+      ],
+    });
+    const built = await buildPrompts(config, config.hank[0] as never, {
+      hankDir: '/nowhere',
+      ...paths,
+    });
+    expect(built).toEqual({ prompt: `Hi ${paths.agentRoot}` });
+    const missing = { ...(config.hank[0] as object), promptText: undefined, promptFile: 'gone.md' };
+    await expect(
+      buildPrompts(config, missing as never, { hankDir: '/nowhere', ...paths }),
+    ).rejects.toMatchObject({
+      code: 'RUNTIME_PROMPT_UNREADABLE',
+      details: { ref: 'gone.md' },
+    });
+  });
+});
+
+describe('renderPromptText()', () => {
+  it('strips every HTML comment with its line break', () => {
+    expect(renderPromptText('a<!-- x -->\nb<!--\nmulti\n-->c', paths)).toBe('abc');
+  });
+});

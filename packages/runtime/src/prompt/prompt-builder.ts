@@ -1,0 +1,97 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CodonConfig, HankConfig } from '@hankweave/types';
+import { RuntimeError } from '../errors.js';
+import { type PromptMetadata, splitFrontmatter } from './frontmatter.js';
+
+export interface PromptPaths {
+  /** The directory of hank.json: file references resolve against it. */
+  hankDir: string;
+  /** The agent's working directory. */
+  agentRoot: string;
+  /** Where the data is visible to the agent (`agentRoot/read_only_data_source`). */
+  dataDir: string;
+}
+
+export interface BuiltPrompts {
+  prompt: string;
+  /** Appended to the agent's own system prompt; undefined when there is nothing to append. */
+  appendSystemPrompt?: string;
+  /** The first prompt file's frontmatter, reported in `codon.started`. */
+  promptMetadata?: PromptMetadata;
+}
+
+/**
+ * Builds a codon's prompts (reference §1.12): prompt files joined with a blank line (each file's
+ * frontmatter stripped; the first file's kept as metadata) or `promptText`; the system append is
+ * the global system prompt plus the codon's append; HTML comments are removed and the template
+ * variables substituted.
+ */
+export async function buildPrompts(
+  config: HankConfig,
+  codon: CodonConfig,
+  paths: PromptPaths,
+): Promise<BuiltPrompts> {
+  let promptMetadata: PromptMetadata | undefined;
+  let prompt: string;
+  if (codon.promptFile !== undefined) {
+    const bodies: string[] = [];
+    for (const [index, text] of (await readRefs(codon.promptFile, paths.hankDir)).entries()) {
+      const { body, metadata } = splitFrontmatter(text);
+      if (index === 0) promptMetadata = metadata;
+      bodies.push(body);
+    }
+    prompt = bodies.join('\n\n');
+  } else {
+    prompt = codon.promptText ?? '';
+  }
+  const systemParts = [
+    ...(config.globalSystemPromptFile !== undefined
+      ? await readRefs(config.globalSystemPromptFile, paths.hankDir)
+      : [config.globalSystemPromptText]),
+    ...(codon.appendSystemPromptFile !== undefined
+      ? await readRefs(codon.appendSystemPromptFile, paths.hankDir)
+      : [codon.appendSystemPromptText]),
+  ]
+    .filter((part): part is string => part !== undefined)
+    .map((part) => renderPromptText(part, paths).trim())
+    .filter((part) => part !== '');
+  return {
+    prompt: renderPromptText(prompt, paths),
+    ...(systemParts.length > 0 ? { appendSystemPrompt: systemParts.join('\n\n') } : {}),
+    ...(promptMetadata ? { promptMetadata } : {}),
+  };
+}
+
+/**
+ * Substitutes `<%AGENT_ROOT%>` (and its aliases `<%PROJECT_DIR%>`, `<%EXECUTION_DIR%>`) and
+ * `<%DATA_DIR%>`, and strips HTML comments. Used for prompts, system prompts and exhaust prompts.
+ */
+export function renderPromptText(
+  text: string,
+  paths: Pick<PromptPaths, 'agentRoot' | 'dataDir'>,
+): string {
+  return text
+    .replace(/<!--[\s\S]*?-->\r?\n?/g, '')
+    .replaceAll('<%AGENT_ROOT%>', paths.agentRoot)
+    .replaceAll('<%PROJECT_DIR%>', paths.agentRoot)
+    .replaceAll('<%EXECUTION_DIR%>', paths.agentRoot)
+    .replaceAll('<%DATA_DIR%>', paths.dataDir);
+}
+
+async function readRefs(refs: string | string[], hankDir: string): Promise<string[]> {
+  const list = Array.isArray(refs) ? refs : [refs];
+  return Promise.all(
+    list.map(async (ref) => {
+      try {
+        return await readFile(join(hankDir, ref), 'utf8');
+      } catch (cause) {
+        throw new RuntimeError(
+          'RUNTIME_PROMPT_UNREADABLE',
+          `Cannot read the prompt file ${ref} (in ${hankDir}): ${(cause as Error).message}. Check the path in hank.json`,
+          { cause, details: { ref, hankDir } },
+        );
+      }
+    }),
+  );
+}

@@ -1,0 +1,155 @@
+import { rm } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { currentRun, executionThread } from '@hankweave/state';
+import type { CodonExecution } from '@hankweave/types';
+import type { CheckpointHint } from '../codon/checkpoint-hint.js';
+import { entryCodon } from '../plan/planner.js';
+import { endRun, startRun } from '../runtime/runs.js';
+import { emit, type RuntimeContext } from '../runtime/runtime-context.js';
+import { emitStateSnapshot } from '../runtime/state-snapshot.js';
+import type { RollbackTarget } from './resolve-target.js';
+
+export interface RollbackResult {
+  fromRun: string | null;
+  toRun: string;
+  target: RollbackTarget;
+}
+
+/**
+ * The rollback sequence of seed 002 and reference §5.9: announce the codons being undone (newest
+ * first) and remove their rig copies, restore the target checkpoint (tracked files match it
+ * exactly; HEAD is detached there, so every branch's history is kept), end the old run, and open a
+ * continuation run from the target; the next checkpoint starts a new `run-*` branch from it.
+ */
+export async function performRollback(
+  context: RuntimeContext,
+  hint: CheckpointHint,
+  target: RollbackTarget,
+  autoRestart: boolean,
+): Promise<RollbackResult> {
+  const state = context.store.state;
+  const thread = executionThread(state);
+  const fromRun = currentRun(state)?.runId ?? thread.runId ?? null;
+  const position = thread.codons.findIndex(({ codon }) => holds(codon, target.sha));
+  // Codons newer than the target on the thread (newest first); none for a checkpoint elsewhere.
+  const undone =
+    position === -1
+      ? target.codonId === null
+        ? thread.codons
+        : []
+      : thread.codons.slice(0, position);
+  const targetName = target.codonId ? nameOf(context, target.codonId) : 'Initial checkpoint';
+  emit(context, 'rollback.started', {
+    fromRun: fromRun ?? '',
+    fromCodon: thread.codons[0]?.codon.codonId ?? null,
+    toCodon: target.codonId,
+    toCheckpoint: target.sha,
+    checkpointType: target.checkpointType,
+    codonsToProcess: undone.map(({ codon }) => codon.codonId),
+  });
+  const totalSteps = undone.length + 1;
+  for (const [index, { codon }] of undone.entries()) {
+    emit(context, 'rollback.progress', {
+      currentStep: index + 1,
+      totalSteps,
+      message: `Rolling back through ${codon.codonId}`,
+    });
+    await cleanRig(context, codon.codonId);
+  }
+  emit(context, 'rollback.progress', {
+    currentStep: totalSteps,
+    totalSteps,
+    message: 'Applying final checkpoint',
+  });
+  const restored = await context.engine.restore(target.sha);
+  hint.invalidate();
+  context.scanner.reset();
+  emit(context, 'rollback.codonCheckpoint', {
+    codonId: target.codonId ?? '',
+    codonName: targetName,
+    checkpoint: target.sha,
+    checkpointType: target.checkpointType,
+    message: `Reset to target checkpoint ${target.sha.slice(0, 7)} (${target.checkpointType}): ${restored.written.length} file(s) written, ${restored.deleted.length} deleted`,
+  });
+  if (fromRun) endRun(context, fromRun, 'completed');
+  const toRun = startRun(context, {
+    type: 'continuation',
+    source: {
+      runId: target.runId ?? fromRun ?? '',
+      afterCodon: target.codonId,
+      checkpointSha: target.sha,
+    },
+    reason: 'rollback',
+  });
+  emit(context, 'rollback.completed', {
+    fromRun: fromRun ?? '',
+    toRun,
+    checkpoint: target.sha,
+    codonId: target.codonId,
+    codonName: target.codonId ? targetName : null,
+    checkpointType: target.checkpointType,
+    autoRestart,
+  });
+  emitStateSnapshot(context, false);
+  context.log.info(
+    `Rolled back to ${target.sha.slice(0, 7)} (${target.checkpointType} of ${target.codonId ?? 'the start'}); run ${toRun} continues from there`,
+  );
+  return { fromRun, toRun, target };
+}
+
+function holds(record: CodonExecution, sha: string): boolean {
+  const fields = record as unknown as Record<string, unknown>;
+  return ['rigSetupCheckpoint', 'completionCheckpoint', 'errorCheckpoint', 'skipCheckpoint'].some(
+    (field) => fields[field] === sha,
+  );
+}
+
+function nameOf(context: RuntimeContext, codonId: string): string {
+  const entry = context.store.state.executionPlan.find(
+    (candidate) => candidate.codonId === codonId,
+  );
+  return entry ? entryCodon(entry).name : codonId;
+}
+
+/** Removes what a rolled-back codon's rig copied into agentRoot (`rollback.rigCleanup`). */
+async function cleanRig(context: RuntimeContext, codonId: string): Promise<void> {
+  const entry = context.store.state.executionPlan.find(
+    (candidate) => candidate.codonId === codonId,
+  );
+  if (!entry) return;
+  const codon = entryCodon(entry);
+  const directories = (codon.rigSetup ?? []).flatMap((op) =>
+    op.type === 'copy' ? [op.copy.to] : [],
+  );
+  if (directories.length === 0) return;
+  emit(context, 'rollback.rigCleanup', {
+    codonId,
+    codonName: codon.name,
+    directories,
+    status: 'started',
+  });
+  const failedCleanups: { directory: string; error: string }[] = [];
+  for (const directory of directories) {
+    const path = resolve(context.layout.agentRoot, directory);
+    if (!path.startsWith(`${context.layout.agentRoot}/`)) continue;
+    try {
+      await rm(path, { recursive: true, force: true });
+    } catch (error) {
+      failedCleanups.push({ directory, error: (error as Error).message });
+    }
+  }
+  const status =
+    failedCleanups.length === 0
+      ? 'completed'
+      : failedCleanups.length === directories.length
+        ? 'failed'
+        : 'partial';
+  emit(context, 'rollback.rigCleanup', {
+    codonId,
+    codonName: codon.name,
+    directories,
+    status,
+    successfulCleanups: directories.length - failedCleanups.length,
+    ...(failedCleanups.length > 0 ? { failedCleanups } : {}),
+  });
+}

@@ -1,0 +1,61 @@
+import type { AgentHarness } from '@hankweave/harness';
+import type { HankConfigInput } from '@hankweave/types';
+import type { RuntimeLogger } from '../events/server-log.js';
+import type { WebSocketServerOptions } from '../server/index.js';
+import type { SentinelHost } from './sentinel-host.js';
+
+/** Options of `createRuntime`. Give `hank` (parsed hank.json) or `hankPath`. */
+export interface CreateRuntimeOptions {
+  /** The parsed hank.json; file references resolve against `hankDir` (default the cwd). */
+  hank?: HankConfigInput | unknown;
+  /** Path of hank.json (read and validated at `start()`). */
+  hankPath?: string;
+  /** Where the hank's files are; default the directory of `hankPath`. */
+  hankDir?: string;
+  /** The data the agents read (a file or a directory), linked at `agentRoot/read_only_data_source`. */
+  dataPath: string;
+  /** An explicit execution directory (created or resumed). Default: a managed one, resumed by data hash. */
+  executionDir?: string;
+  /** The parent of managed executions; default `$HANKWEAVE_RUNTIME_EXECUTION_BASE_DIR` or `~/.hankweave-executions`. */
+  executionBaseDir?: string;
+  startNew?: boolean;
+  force?: boolean;
+  noWipe?: boolean;
+  /** Copy the data instead of symlinking it. */
+  copyData?: boolean;
+  /** Asked before using a non-empty directory that is not an execution (default: refuse). */
+  confirm?: (question: string) => boolean | Promise<boolean>;
+  /** The agent adapter; default `ClaudeCodeHarness`. */
+  harness?: AgentHarness;
+  /** Sentinels; default none. */
+  sentinels?: SentinelHost;
+  /** Start running codons as soon as `start()` is done (default true). */
+  autostart?: boolean;
+  /**
+   * When a retriable failure would leave the runtime waiting for a command (onFailure "abort"),
+   * fail the run and shut down instead (the CLI's `--headless`). Default false.
+   */
+  headless?: boolean;
+  /** Override the model of every codon. */
+  model?: string;
+  /** Point the agent at another Messages API endpoint (a proxy, a scripted model). */
+  anthropicBaseUrl?: string;
+  /** The agent idle watchdog when neither the codon nor the hank sets one (default 180 s). */
+  idleTimeoutMs?: number;
+  /** Treat every rig failure as `allowFailure`. */
+  ignoreRigFailures?: boolean;
+  /** Kill rig commands after this long (default: no limit). */
+  rigCommandTimeoutMs?: number;
+  /** The environment agents and rig commands start from (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
+  /** Receives every server.log line too. */
+  logger?: Partial<RuntimeLogger>;
+  /** SIGTERM → SIGKILL grace when stopping an agent (default 5000 ms). */
+  killGraceMs?: number;
+  clock?: () => Date;
+  /**
+   * Start the WebSocket server (reference §3) after `start()`: `true` for the secure defaults
+   * (127.0.0.1, a dynamic port, a random token in runtime.lock, no browser origins), or options.
+   */
+  server?: boolean | WebSocketServerOptions;
+}

@@ -1,0 +1,244 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { CheckpointEngine } from '@hankweave/checkpoints';
+import { ChangeScanner, UnifiedFileResolver } from '@hankweave/files';
+import { ClaudeCodeHarness } from '@hankweave/harness';
+import { createFileJournal } from '@hankweave/journal';
+import { SentinelManager } from '@hankweave/sentinels';
+import {
+  acquireRuntimeLock,
+  currentRun,
+  type RuntimeLockHandle,
+  StateStore,
+} from '@hankweave/state';
+import {
+  type HankConfig,
+  isTerminalCodonStatus,
+  type SentinelState,
+  validateHank,
+} from '@hankweave/types';
+import { RuntimeError } from '../errors.js';
+import { EventBus } from '../events/event-bus.js';
+import { createServerLog } from '../events/server-log.js';
+import { hashHank } from '../execution/data-hash.js';
+import { prepareExecution } from '../execution/execution-dir.js';
+import type { CreateRuntimeOptions } from './create-runtime-options.js';
+import { type RuntimeContext, type RuntimeSettings, transition } from './runtime-context.js';
+import type { SentinelHost } from './sentinel-host.js';
+
+/** The loaded hank: the parsed config and where its files are. */
+export interface LoadedHank {
+  config: HankConfig;
+  raw: unknown;
+  hankDir: string;
+  hankPath: string;
+  warnings: string[];
+}
+
+/**
+ * Loads and validates hank.json (a `--model` override applies to every codon before validation).
+ *
+ * @throws {RuntimeError} RUNTIME_HANK_NOT_FOUND, RUNTIME_INVALID_HANK (details.errors lists every
+ *   issue with its JSON path).
+ */
+export function loadHank(
+  options: Pick<CreateRuntimeOptions, 'hank' | 'hankPath' | 'hankDir' | 'model' | 'env'>,
+): LoadedHank {
+  let raw: unknown;
+  let hankPath: string;
+  if (options.hank !== undefined) {
+    raw = structuredClone(options.hank);
+    hankPath = resolve(options.hankPath ?? resolve(options.hankDir ?? process.cwd(), 'hank.json'));
+  } else if (options.hankPath !== undefined) {
+    hankPath = resolve(options.hankPath);
+    let text: string;
+    try {
+      text = readFileSync(hankPath, 'utf8');
+    } catch (cause) {
+      throw new RuntimeError(
+        'RUNTIME_HANK_NOT_FOUND',
+        `Cannot read ${hankPath}: ${(cause as Error).message}`,
+        { cause, details: { hankPath } },
+      );
+    }
+    try {
+      raw = JSON.parse(text);
+    } catch (cause) {
+      throw new RuntimeError(
+        'RUNTIME_INVALID_HANK',
+        `${hankPath} is not valid JSON: ${(cause as Error).message}`,
+        { cause, details: { hankPath, errors: [] } },
+      );
+    }
+  } else {
+    throw new RuntimeError(
+      'RUNTIME_HANK_NOT_FOUND',
+      'createRuntime needs `hank` (the parsed hank.json) or `hankPath`',
+      {},
+    );
+  }
+  const hankDir = resolve(options.hankDir ?? dirname(hankPath));
+  if (options.model) overrideModel(raw, options.model);
+  const result = validateHank(raw, { hankDir, env: options.env ?? process.env });
+  if (!result.valid || !result.config) {
+    const list = result.errors.map((issue) => `  ${issue.path}: ${issue.message}`).join('\n');
+    throw new RuntimeError('RUNTIME_INVALID_HANK', `${hankPath} is not a valid hank:\n${list}`, {
+      details: { hankPath, errors: result.errors },
+    });
+  }
+  return {
+    config: result.config,
+    raw,
+    hankDir,
+    hankPath,
+    warnings: result.warnings.map((warning) => `${warning.path}: ${warning.message}`),
+  };
+}
+
+function overrideModel(raw: unknown, model: string): void {
+  const items = (raw as { hank?: unknown[] }).hank;
+  if (!Array.isArray(items)) return;
+  for (const item of items as Record<string, unknown>[]) {
+    if (item?.type === 'loop' && Array.isArray(item.codons)) {
+      for (const codon of item.codons as Record<string, unknown>[]) codon.model = model;
+    } else if (item && typeof item === 'object') item.model = model;
+  }
+}
+
+/** The open resources of an execution, for the runtime to drive and close. */
+export interface OpenExecution {
+  context: RuntimeContext;
+  lock: RuntimeLockHandle;
+  created: boolean;
+}
+
+/**
+ * Finds or creates the execution directory, takes `runtime.lock`, and opens the checkpoint
+ * repository, the state store and the journal. Everything opened is closed again if a later
+ * step fails.
+ */
+export async function openExecution(
+  options: CreateRuntimeOptions,
+  hank: LoadedHank,
+  settings: RuntimeSettings,
+): Promise<OpenExecution> {
+  const clock = options.clock ?? (() => new Date());
+  const prepared = await prepareExecution({
+    dataPath: options.dataPath,
+    hankPath: hank.hankPath,
+    hankHash: hashHank(hank.raw),
+    ...(options.executionDir !== undefined ? { executionDir: options.executionDir } : {}),
+    ...(options.startNew !== undefined ? { startNew: options.startNew } : {}),
+    ...(options.force !== undefined ? { force: options.force } : {}),
+    ...(options.noWipe !== undefined ? { noWipe: options.noWipe } : {}),
+    ...(options.copyData !== undefined ? { copyData: options.copyData } : {}),
+    ...(options.executionBaseDir !== undefined ? { baseDir: options.executionBaseDir } : {}),
+    ...(options.confirm !== undefined ? { confirm: options.confirm } : {}),
+    now: clock,
+  });
+  const { layout } = prepared;
+  const log = createServerLog(layout.serverLog, options.logger, clock);
+  log.info(
+    `Starting HankweaveRuntime in ${layout.executionDir} (${prepared.created ? 'new execution' : 'resumed'})`,
+  );
+  for (const warning of [...hank.warnings, ...prepared.warnings]) log.warn(warning);
+  const lock = await acquireRuntimeLock(layout.hankweaveDir, { clock });
+  if (lock.previous)
+    log.warn(
+      `Took over runtime.lock from pid ${lock.previous.lock?.pid ?? '?'} (${lock.previous.reason ?? 'stale'})`,
+    );
+  const opened: { close(): Promise<unknown> }[] = [{ close: () => lock.release() }];
+  try {
+    const engine = await CheckpointEngine.open({ executionDir: layout.executionDir });
+    opened.push(engine);
+    const store = await StateStore.open(layout.hankweaveDir, {
+      lock,
+      clock,
+      checkpointExists: (sha) => engine.exists(sha),
+      logger: { warn: (message: string) => log.warn(message) },
+    });
+    opened.push(store);
+    if (
+      store.recovery.source === 'backup' ||
+      (store.recovery.source === 'fresh' && !prepared.created)
+    ) {
+      log.warn(`state.json was loaded from ${store.recovery.source}: ${store.recovery.reason}`);
+    }
+    const journal = await createFileJournal({
+      hankweaveDir: layout.hankweaveDir,
+      onWarning: (warning) => log.warn(`Journal: ${warning.message}`),
+    });
+    opened.push(journal);
+    const bus = new EventBus({
+      sink: journal,
+      clock,
+      onError: (error, what) => log.error(`${what} failed: ${(error as Error).message}`),
+    });
+    const resolver = new UnifiedFileResolver();
+    let context: RuntimeContext | undefined;
+    // Sentinels see every event of the bus (they drop sentinel events themselves) and report
+    // their counters, which become SentinelStatesUpdated on the codon they watch.
+    const sentinelManager = (): SentinelHost =>
+      new SentinelManager({
+        hankDir: hank.hankDir,
+        hankweaveDir: layout.hankweaveDir,
+        agentRoot: layout.agentRoot,
+        env: {
+          ...settings.env,
+          ...(settings.anthropicBaseUrl ? { ANTHROPIC_BASE_URL: settings.anthropicBaseUrl } : {}),
+        },
+        emit: (type, data) => bus.emit(type, data as never),
+        onStatesChanged: (states, totalCost) =>
+          context && recordSentinelStates(context, states, totalCost),
+        logger: {
+          info: (message) => log.info(`Sentinels: ${message}`),
+          warn: (message) => log.warn(`Sentinels: ${message}`),
+        },
+      });
+    context = {
+      config: hank.config,
+      hankDir: hank.hankDir,
+      hankPath: hank.hankPath,
+      layout,
+      store,
+      journal,
+      engine,
+      harness:
+        options.harness ??
+        new ClaudeCodeHarness({
+          baseEnv: settings.env,
+          killGraceMs: settings.killGraceMs,
+          ...(settings.anthropicBaseUrl ? { anthropicBaseUrl: settings.anthropicBaseUrl } : {}),
+        }),
+      sentinels: options.sentinels ?? sentinelManager(),
+      bus,
+      log,
+      resolver,
+      scanner: new ChangeScanner(layout.agentRoot, { resolver }),
+      settings,
+      clock,
+      startedAt: Date.now(),
+    };
+    const sentinels = context.sentinels;
+    bus.subscribe((event) => sentinels.observe(event));
+    return { context, lock, created: prepared.created };
+  } catch (error) {
+    for (const resource of opened.reverse()) await resource.close().catch(() => {});
+    throw error;
+  }
+}
+
+/** Records sentinel counters on the active codon, while its record still holds `sentinels.loaded`. */
+function recordSentinelStates(
+  context: RuntimeContext,
+  states: SentinelState[],
+  totalCost: number,
+): void {
+  const run = currentRun(context.store.state);
+  const codon = run?.codons.at(-1);
+  if (!run || !codon || isTerminalCodonStatus(codon.status) || codon.status === 'preparing') return;
+  transition(context, {
+    type: 'SentinelStatesUpdated',
+    data: { runId: run.runId, codonId: codon.codonId, sentinelStates: states, totalCost },
+  });
+}

@@ -1,0 +1,114 @@
+import type { CheckpointEngine } from '@hankweave/checkpoints';
+import type { ChangeScanner, UnifiedFileResolver } from '@hankweave/files';
+import type { AgentHarness } from '@hankweave/harness';
+import type { EventJournal } from '@hankweave/journal';
+import { currentRun, runCost, type StateStore, totalCost } from '@hankweave/state';
+import type {
+  EventData,
+  HankConfig,
+  HankweaveEvent,
+  HankweaveState,
+  JournaledEventType,
+  StateTransition,
+} from '@hankweave/types';
+import type { EventBus } from '../events/event-bus.js';
+import type { RuntimeLogger } from '../events/server-log.js';
+import type { ExecutionLayout } from '../execution/layout.js';
+import type { SentinelHost } from './sentinel-host.js';
+
+/** Settings that shape a run, resolved from `createRuntime` options. */
+export interface RuntimeSettings {
+  autostart: boolean;
+  /** Turn "stay active" after a retriable failure into fail + shutdown (the CLI's --headless). */
+  headless: boolean;
+  idleTimeoutMs?: number;
+  ignoreRigFailures: boolean;
+  rigCommandTimeoutMs?: number;
+  /** The environment agents and rig commands start from. */
+  env: NodeJS.ProcessEnv;
+  anthropicBaseUrl?: string;
+  /** Grace period between SIGTERM and SIGKILL when stopping an agent. */
+  killGraceMs: number;
+}
+
+/** Everything the runtime's parts share: the open stores, the bus, the loaded hank. */
+export interface RuntimeContext {
+  readonly config: HankConfig;
+  readonly hankDir: string;
+  readonly hankPath: string;
+  readonly layout: ExecutionLayout;
+  readonly store: StateStore;
+  readonly journal: EventJournal;
+  readonly engine: CheckpointEngine;
+  readonly harness: AgentHarness;
+  readonly sentinels: SentinelHost;
+  readonly bus: EventBus;
+  readonly log: RuntimeLogger;
+  readonly resolver: UnifiedFileResolver;
+  readonly scanner: ChangeScanner;
+  readonly settings: RuntimeSettings;
+  readonly clock: () => Date;
+  readonly startedAt: number;
+}
+
+/**
+ * Applies one state transition and journals it as `state.transition` (every change of state is
+ * one transition, also on the bus). Returns the new state.
+ *
+ * @throws {StateError} when the reducer refuses it; nothing is emitted then.
+ */
+export function transition(context: RuntimeContext, change: StateTransition): HankweaveState {
+  const state = context.store.apply(change);
+  const data = change.data as { runId?: string; codonId?: string };
+  const run = currentRun(state);
+  context.bus.emit('state.transition', {
+    transitionType: change.type,
+    ...(data.runId !== undefined ? { runId: data.runId } : {}),
+    ...(data.codonId !== undefined ? { codonId: data.codonId } : {}),
+    transition: { type: change.type, data: change.data },
+    resultingState: {
+      currentRunId: state.currentRunId,
+      runCount: state.runs.length,
+      totalCost: totalCost(state),
+      currentRunCost: run ? runCost(run) : 0,
+    },
+  });
+  return state;
+}
+
+/** Emits a journaled event on the bus. */
+export function emit<T extends JournaledEventType>(
+  context: RuntimeContext,
+  type: T,
+  data: EventData<T>,
+): HankweaveEvent<T> {
+  return context.bus.emit(type, data);
+}
+
+/** Emits an `info` event and logs it. */
+export function info(context: RuntimeContext, message: string): void {
+  context.log.info(message);
+  context.bus.emit('info', { message });
+}
+
+/** Emits an `error` event and logs it. */
+export function reportError(
+  context: RuntimeContext,
+  message: string,
+  options: {
+    severity: 'fatal' | 'codon' | 'operation' | 'warning';
+    codon?: string;
+    code?: string;
+    context?: unknown;
+  },
+): void {
+  context.log.error(message);
+  context.bus.emit('error', {
+    message,
+    fatal: options.severity === 'fatal',
+    severity: options.severity,
+    ...(options.codon !== undefined ? { codon: options.codon } : {}),
+    ...(options.code !== undefined ? { code: options.code } : {}),
+    ...(options.context !== undefined ? { context: options.context } : {}),
+  });
+}

@@ -1,0 +1,274 @@
+import { randomUUID } from 'node:crypto';
+import type { EventData, HankweaveEvent } from '@hankweave/types';
+import type { RawData, WebSocket } from 'ws';
+import type { HankweaveRuntime } from '../runtime/hankweave-runtime.js';
+import { CLOSE_CODES } from './codes.js';
+import { handleCommand } from './command-handler.js';
+import { performHandshake } from './handshake.js';
+import { TokenBucket } from './rate-limiter.js';
+import type { ResolvedServerOptions } from './server-options.js';
+import { type ErrorContext, errorEvent, type ServerMessage } from './wire.js';
+
+/** How many messages of one client may wait behind a slow command (e.g. a rollback). */
+const MAX_QUEUED_MESSAGES = 1000;
+/** ... and how many bytes they may hold, so a queue never costs more than a few messages. */
+const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
+
+/** What a session needs from its server. */
+export interface SessionHost {
+  readonly runtime: HankweaveRuntime;
+  readonly options: ResolvedServerOptions;
+  /** Logs a message in or out to websocket.log (never throws). */
+  logIn(message: unknown): void;
+  logOut(message: unknown): void;
+  /** The `server.ready` payload. */
+  serverReady(): EventData<'server.ready'>;
+  /** Sends a targeted message to every handshaken client (`ping.broadcast`). */
+  sendToAll(message: ServerMessage): void;
+  /** Called once when the connection is gone. */
+  onClose(session: ClientSession): void;
+}
+
+/** A client as `clients()` lists it. */
+export interface ClientInfo {
+  id: string;
+  mode: 'readonly' | 'readandwrite' | undefined;
+  handshaken: boolean;
+  connectedAt: string;
+  remoteAddress: string | undefined;
+}
+
+type SessionState = 'awaiting-handshake' | 'syncing' | 'live' | 'closed';
+
+/**
+ * One connection: the handshake, then this client's commands one at a time in arrival order (so
+ * an error or a `pong` tells the client its earlier commands are done), and the events meant for
+ * it. Sending never blocks: a client whose buffer passes `maxBufferedBytes` is closed with 4008.
+ */
+export class ClientSession {
+  readonly id = `client_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+  readonly connectedAt = new Date();
+  mode: 'readonly' | 'readandwrite' | undefined;
+  #state: SessionState = 'awaiting-handshake';
+  /** Broadcasts that arrive while the handshake reads the journal; sent once it is done. */
+  #pendingLive: Array<{ event: HankweaveEvent; payload: Buffer }> = [];
+  #queue: Promise<void> = Promise.resolve();
+  #queued = 0;
+  #queuedBytes = 0;
+  #bucket: TokenBucket;
+  #lastRateNotice = Number.NEGATIVE_INFINITY;
+  #fellBehind = false;
+  #timers: NodeJS.Timeout[] = [];
+
+  constructor(
+    readonly socket: WebSocket,
+    readonly host: SessionHost,
+    readonly authenticated: boolean,
+    readonly remoteAddress: string | undefined,
+  ) {
+    const { rateLimit, handshakeTimeoutMs } = host.options;
+    this.#bucket = new TokenBucket(rateLimit.messagesPerSecond, rateLimit.burst);
+    socket.on('message', (data) => this.#receive(data));
+    socket.on('close', () => this.#closed());
+    // Socket errors (resets, oversize frames) are followed by 'close'; nothing else to do.
+    socket.on('error', () => undefined);
+    this.#timer(handshakeTimeoutMs, () => {
+      if (this.#state === 'awaiting-handshake')
+        this.close(CLOSE_CODES.HANDSHAKE_TIMEOUT, 'No handshake received');
+    });
+  }
+
+  get state(): SessionState {
+    return this.#state;
+  }
+
+  get info(): ClientInfo {
+    return {
+      id: this.id,
+      mode: this.mode,
+      handshaken: this.#state === 'live' || this.#state === 'syncing',
+      connectedAt: this.connectedAt.toISOString(),
+      remoteAddress: this.remoteAddress,
+    };
+  }
+
+  /** Moves to `syncing`: broadcasts are held until {@link goLive}. */
+  beginSync(mode: 'readonly' | 'readandwrite'): void {
+    this.mode = mode;
+    this.#state = 'syncing';
+  }
+
+  /** Sends the held broadcasts, except those the handshake already carried, and goes live. */
+  goLive(alreadySent: ReadonlySet<string>): void {
+    if (this.#state !== 'syncing') return;
+    const pending = this.#pendingLive;
+    this.#pendingLive = [];
+    this.#state = 'live';
+    for (const { event, payload } of pending) {
+      if (!alreadySent.has(event.id)) this.sendPayload(payload);
+    }
+  }
+
+  /** A journaled event for every handshaken client; `payload` is serialised once by the server. */
+  deliver(event: HankweaveEvent, payload: Buffer): void {
+    if (this.#state === 'live') this.sendPayload(payload);
+    else if (this.#state === 'syncing') this.#pendingLive.push({ event, payload });
+  }
+
+  /** Sends and logs a message meant for this client only. */
+  send(message: ServerMessage, options: { paced?: boolean } = {}): boolean {
+    if (!this.#open()) return false;
+    this.host.logOut(message);
+    return this.sendPayload(Buffer.from(JSON.stringify(message)), options);
+  }
+
+  /** Sends an `error` event to this client only. */
+  sendError(code: string, message: string, context: ErrorContext = {}): void {
+    this.send(errorEvent(code, message, context));
+  }
+
+  /**
+   * Sends bytes unless the client is too far behind. `paced` sends (history batches) waited for
+   * room already, so they may exceed the bound once rather than cut the client off mid-sync.
+   */
+  sendPayload(payload: Buffer, options: { paced?: boolean } = {}): boolean {
+    if (!this.#open()) return false;
+    if (
+      !options.paced &&
+      this.socket.bufferedAmount + payload.length > this.host.options.maxBufferedBytes
+    ) {
+      this.#fallBehind();
+      return false;
+    }
+    this.socket.send(payload, { binary: false });
+    return true;
+  }
+
+  /** Resolves true once the send buffer is under half its bound, false if the client left. */
+  async waitForRoom(): Promise<boolean> {
+    const limit = this.host.options.maxBufferedBytes / 2;
+    while (this.#open() && this.socket.bufferedAmount > limit) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return this.#open();
+  }
+
+  /** Closes the connection with a code and a short reason. */
+  close(code: number, reason: string): void {
+    if (this.socket.readyState === this.socket.CLOSED) return;
+    this.socket.close(code, reason);
+    // A peer that never answers the close frame must not keep the socket forever.
+    this.#timer(this.host.options.closeGraceMs, () => this.socket.terminate());
+  }
+
+  /** Cuts the connection at once (server shutdown after its grace period). */
+  terminate(): void {
+    this.socket.terminate();
+  }
+
+  #open(): boolean {
+    return (
+      this.#state !== 'closed' && !this.#fellBehind && this.socket.readyState === this.socket.OPEN
+    );
+  }
+
+  #fallBehind(): void {
+    this.#fellBehind = true;
+    this.#pendingLive = [];
+    this.host.runtime.context.log.warn(
+      `WebSocket client ${this.id} fell more than ${this.host.options.maxBufferedBytes} bytes behind: closing it (${CLOSE_CODES.TOO_FAR_BEHIND})`,
+    );
+    this.close(CLOSE_CODES.TOO_FAR_BEHIND, 'Too far behind: reconnect and send history.sync');
+  }
+
+  #receive(data: RawData): void {
+    if (this.#state === 'closed') return;
+    if (!this.#bucket.take()) {
+      // One notice a second at most: answering every refused message would let a flood double.
+      const now = performance.now();
+      if (now - this.#lastRateNotice >= 1000) {
+        this.#lastRateNotice = now;
+        this.sendError('RATE_LIMITED', 'Too many messages: some were dropped');
+      }
+      return;
+    }
+    const text = rawText(data);
+    const bytes = text.length;
+    if (this.#queued >= MAX_QUEUED_MESSAGES || this.#queuedBytes + bytes > MAX_QUEUED_BYTES) {
+      this.sendError('RATE_LIMITED', 'Too many commands waiting: message dropped');
+      return;
+    }
+    this.#queued++;
+    this.#queuedBytes += bytes;
+    this.#queue = this.#queue
+      .then(() => this.#handle(text))
+      .catch((error) => this.sendError('RUNTIME_INTERNAL', `Command execution failed: ${error}`))
+      .finally(() => {
+        this.#queued--;
+        this.#queuedBytes -= bytes;
+      });
+  }
+
+  async #handle(text: string): Promise<void> {
+    if (this.#state === 'closed') return;
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      this.host.logIn(text);
+      this.sendError('INVALID_JSON', 'Invalid command format: the message is not JSON');
+      return;
+    }
+    this.host.logIn(redactToken(message));
+    if (!isCommandShaped(message)) {
+      this.sendError('INVALID_COMMAND', 'Invalid command format: expected {id, type, data?}');
+      return;
+    }
+    if (message.type === 'handshake') {
+      if (this.#state === 'awaiting-handshake') await performHandshake(this, message);
+      else this.sendError('ALREADY_HANDSHAKEN', 'This connection already has a handshake');
+      return;
+    }
+    await handleCommand(this, message);
+  }
+
+  #closed(): void {
+    if (this.#state === 'closed') return;
+    this.#state = 'closed';
+    this.#pendingLive = [];
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.host.onClose(this);
+  }
+
+  #timer(ms: number, run: () => void): void {
+    const timer = setTimeout(run, ms);
+    timer.unref();
+    this.#timers.push(timer);
+  }
+}
+
+/** `{type: string, id?: string}` at least; the rest is the schemas' job. */
+export function isCommandShaped(
+  value: unknown,
+): value is { type: string; id?: unknown; data?: unknown } {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    typeof (value as { type?: unknown }).type === 'string'
+  );
+}
+
+/** The handshake's token must not end up in websocket.log (a file any local tool may read). */
+function redactToken(message: unknown): unknown {
+  if (!isCommandShaped(message) || message.type !== 'handshake') return message;
+  const data = message.data as { token?: unknown } | null | undefined;
+  if (typeof data !== 'object' || data === null || typeof data.token !== 'string') return message;
+  return { ...message, data: { ...data, token: '[redacted]' } };
+}
+
+function rawText(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
+  return data.toString('utf8');
+}

@@ -1,0 +1,85 @@
+import type { HankweaveEvent } from '@hankweave/types';
+import {
+  CLIENT_COMMAND_TYPES,
+  type ClientCommandType,
+  READ_ONLY_COMMAND_TYPES,
+} from '@hankweave/types';
+import { dispatchCommand, type RuntimeCommand } from '../runtime/create-runtime.js';
+import type { ClientSession } from './client-session.js';
+import { streamHistory } from './history-sync.js';
+import { type ErrorContext, targetedEvent, wireErrorOf } from './wire.js';
+
+const COMMAND_TYPES = new Set<string>(CLIENT_COMMAND_TYPES);
+const READ_ONLY = new Set<string>(READ_ONLY_COMMAND_TYPES);
+
+/**
+ * Runs one command of a handshaken client. The guards that depend on the connection (handshake,
+ * mode) live here; everything else, payload validation and the runtime's own guards included, is
+ * `dispatchCommand`'s, the one implementation the in-process API uses too. Only the delivery of
+ * `pong` and `history.batch`, which the runtime cannot address, is done here.
+ */
+export async function handleCommand(
+  session: ClientSession,
+  message: { type: string; id?: unknown; data?: unknown },
+): Promise<void> {
+  const context: ErrorContext = { commandType: message.type };
+  if (typeof message.id === 'string') context.commandId = message.id;
+  if (session.state === 'awaiting-handshake') {
+    session.sendError('HANDSHAKE_REQUIRED', 'Handshake required before sending commands', context);
+    return;
+  }
+  if (!COMMAND_TYPES.has(message.type)) {
+    session.sendError(
+      'UNKNOWN_COMMAND',
+      `Unknown command type: ${message.type.slice(0, 100)}`,
+      context,
+    );
+    return;
+  }
+  const type = message.type as ClientCommandType;
+  if (session.mode !== 'readandwrite' && !READ_ONLY.has(type)) {
+    session.sendError(
+      'INSUFFICIENT_PERMISSIONS',
+      `A read-only client cannot send ${type}`,
+      context,
+    );
+    return;
+  }
+  let result: Awaited<ReturnType<typeof dispatchCommand>>;
+  try {
+    result = await dispatchCommand(session.host.runtime, message as RuntimeCommand);
+  } catch (error) {
+    const { code, message: text } = wireErrorOf(error);
+    session.sendError(code, text, context);
+    return;
+  }
+  const data = result.data as { message: string; timestamp: string } | undefined;
+  if (type === 'ping' && data) {
+    // `replyTo` (our addition) lets a client match the pong to its ping.
+    session.send(
+      targetedEvent('pong', {
+        ...data,
+        ...(context.commandId ? { replyTo: context.commandId } : {}),
+      }),
+    );
+  } else if (type === 'ping.broadcast' && data) {
+    session.host.sendToAll(targetedEvent('pong', { ...data, clientId: session.id }));
+  } else if (type === 'history.sync') {
+    const { events } = result.data as { events: AsyncIterable<HankweaveEvent> };
+    try {
+      await streamHistory(
+        events,
+        session.host.options.historyBatchBytes,
+        async (batch, hasMore) => {
+          if (!(await session.waitForRoom())) return false;
+          return session.send(targetedEvent('history.batch', { events: batch, hasMore }), {
+            paced: true,
+          });
+        },
+      );
+    } catch (error) {
+      const { code, message: text } = wireErrorOf(error);
+      session.sendError(code, text, context);
+    }
+  }
+}

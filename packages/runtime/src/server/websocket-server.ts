@@ -1,0 +1,186 @@
+import { createServer, type IncomingMessage, STATUS_CODES } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import type { Duplex } from 'node:stream';
+import { createWebSocketLogWriter } from '@hankweave/journal';
+import type { EventData, HankweaveEvent } from '@hankweave/types';
+import { WebSocketServer } from 'ws';
+import { RuntimeError } from '../errors.js';
+import type { HankweaveRuntime } from '../runtime/hankweave-runtime.js';
+import { type ClientInfo, ClientSession, type SessionHost } from './client-session.js';
+import { CLOSE_CODES } from './codes.js';
+import { createHttpHandler } from './http-handler.js';
+import { isLoopback, resolveServerOptions, type WebSocketServerOptions } from './server-options.js';
+import { checkUpgrade } from './upgrade-guard.js';
+import type { ServerMessage } from './wire.js';
+
+/** A running WebSocket server (see README.md in this folder). */
+export interface HankweaveServer {
+  /** The port it listens on (the OS's choice when 0 was asked). */
+  readonly port: number;
+  readonly host: string;
+  /** `ws://host:port/ws` (any path is accepted). */
+  readonly url: string;
+  /** The token clients must present; also in `runtime.lock`. */
+  readonly token: string;
+  /** The connected clients. */
+  clients(): ClientInfo[];
+  /** Closes every connection (1001) and stops listening. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** How long `close()` lets clients answer the close frame before cutting them. */
+const CLOSE_WAIT_MS = 1000;
+
+/**
+ * Serves the WebSocket protocol (reference §3) for a started runtime: journaled events go to every
+ * handshaken client, commands go through `dispatchCommand`, and `runtime.lock` gets the port,
+ * host and token. Every message in and out is logged to `.hankweave/logs/websocket.log`.
+ *
+ * @throws {RuntimeError} RUNTIME_NOT_STARTED before `runtime.start()`; RUNTIME_INTERNAL (with
+ *   `details.option`) for unsafe options, or when the port cannot be bound.
+ */
+export async function startWebSocketServer(
+  runtime: HankweaveRuntime,
+  options: WebSocketServerOptions = {},
+): Promise<HankweaveServer> {
+  const resolved = resolveServerOptions(options);
+  const context = runtime.context;
+  if (!isLoopback(resolved.host)) {
+    context.log.warn(
+      `The WebSocket server binds to ${resolved.host}: anyone who can reach it and knows the token can drive this execution`,
+    );
+  }
+  const writer = await createWebSocketLogWriter({ path: context.layout.websocketLog });
+  let logOpen = true;
+  const log = (direction: 'in' | 'out', message: unknown) => {
+    if (!logOpen) return;
+    try {
+      if (direction === 'in') writer.logIn(message);
+      else writer.logOut(message);
+    } catch {
+      // A debugging log must never break the protocol.
+    }
+  };
+
+  const sessions = new Set<ClientSession>();
+  let url = '';
+  let port = 0;
+  const live = () => [...sessions].filter((session) => session.info.handshaken);
+  const host: SessionHost = {
+    runtime,
+    options: resolved,
+    logIn: (message) => log('in', message),
+    logOut: (message) => log('out', message),
+    serverReady: (): EventData<'server.ready'> => ({
+      serverVersion: resolved.serverVersion,
+      executionPath: context.layout.executionDir,
+      agentRootPath: context.layout.agentRoot,
+      dataPath: resolve(runtime.options.dataPath),
+      port,
+    }),
+    sendToAll: (message: ServerMessage) => {
+      for (const session of live()) session.send(message);
+    },
+    onClose: (session) => sessions.delete(session),
+  };
+
+  const http = createServer(createHttpHandler(() => url));
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: resolved.maxMessageBytes,
+    // Compression costs CPU per client and opens the door to decompression bombs.
+    perMessageDeflate: false,
+    clientTracking: false,
+  });
+  http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const decision = checkUpgrade(request, {
+      allowedOrigins: resolved.allowedOrigins,
+      token: resolved.token,
+      clientCount: sessions.size,
+      maxClients: resolved.maxClients,
+    });
+    if (!decision.ok) {
+      context.log.warn(`WebSocket upgrade refused (${decision.status}): ${decision.reason}`);
+      refuseUpgrade(socket, decision.status, decision.reason);
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      sessions.add(
+        new ClientSession(ws, host, decision.authenticated, request.socket.remoteAddress),
+      );
+    });
+  });
+  http.on('clientError', (_error, socket) => socket.destroy());
+
+  try {
+    await new Promise<void>((done, fail) => {
+      http.once('error', fail);
+      http.listen(resolved.port, resolved.host, () => {
+        http.off('error', fail);
+        done();
+      });
+    });
+  } catch (error) {
+    await writer.close().catch(() => undefined);
+    throw new RuntimeError(
+      'RUNTIME_INTERNAL',
+      `Cannot listen on ${resolved.host}:${resolved.port}: ${(error as Error).message}`,
+      { cause: error, details: { option: 'port' } },
+    );
+  }
+  port = (http.address() as AddressInfo).port;
+  url = `ws://${resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host}:${port}/ws`;
+
+  const unsubscribe = runtime.on((event: HankweaveEvent) => {
+    const receivers = [...sessions].filter((session) => session.info.handshaken);
+    if (receivers.length === 0) return;
+    // Serialised once for all clients; each send only queues bytes, so the runtime never waits.
+    const payload = Buffer.from(JSON.stringify(event));
+    log('out', event);
+    for (const session of receivers) session.deliver(event, payload);
+  });
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      unsubscribe();
+      const open = [...sessions];
+      for (const session of open) session.close(CLOSE_CODES.GOING_AWAY, 'Server closing');
+      const deadline = Date.now() + CLOSE_WAIT_MS;
+      while (sessions.size > 0 && Date.now() < deadline) {
+        await new Promise((done) => setTimeout(done, 10));
+      }
+      for (const session of sessions) session.terminate();
+      wss.close();
+      const stopped = new Promise<void>((done) => http.close(() => done()));
+      http.closeAllConnections();
+      await stopped;
+      logOpen = false;
+      await writer.close().catch(() => undefined);
+    })();
+    return closing;
+  };
+
+  await runtime.updateLock({ port, host: resolved.host, token: resolved.token });
+  context.log.info(`WebSocket server listening on ${url}`);
+  if (resolved.closeWhenFinished) void runtime.finished.then(close);
+
+  return {
+    port,
+    host: resolved.host,
+    url,
+    token: resolved.token,
+    clients: () => [...sessions].map((session) => session.info),
+    close,
+  };
+}
+
+/** Answers a refused upgrade with a plain HTTP status, before any WebSocket exists. */
+function refuseUpgrade(socket: Duplex, status: number, reason: string): void {
+  const body = JSON.stringify({ error: reason });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
