@@ -9,6 +9,7 @@ export { hashDataSource, hashHank } from './execution/data-hash.js';
 export {
   defaultExecutionBaseDir,
   EXECUTION_BASE_DIR_ENV,
+  findNewestExecution,
   type PreparedExecution,
   type PrepareExecutionOptions,
   prepareExecution,

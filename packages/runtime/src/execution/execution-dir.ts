@@ -79,7 +79,7 @@ export async function prepareExecution(
     executionDir = resolve(options.executionDir);
     await checkExplicitDir(executionDir, dataPath, baseDir, options, warnings);
   } else {
-    const existing = options.startNew ? undefined : await newestWithDataHash(baseDir, dataHash);
+    const existing = options.startNew ? undefined : await findNewestExecution(baseDir, dataHash);
     executionDir =
       existing ??
       join(
@@ -186,8 +186,14 @@ async function checkExplicitDir(
   }
 }
 
-/** The newest managed execution created for the same data (names sort by creation time). */
-async function newestWithDataHash(baseDir: string, dataHash: string): Promise<string | undefined> {
+/**
+ * The newest managed execution created for the same data (names sort by creation time), or
+ * undefined. This is how a run resumes, and how inspection commands find an execution.
+ */
+export async function findNewestExecution(
+  baseDir: string,
+  dataHash: string,
+): Promise<string | undefined> {
   let names: string[];
   try {
     names = await readdir(baseDir);
