@@ -1,0 +1,74 @@
+import { type ExecutionSelector, findExecution } from '../execution/find-execution.js';
+import { openCheckpointsReadOnly } from '../execution/open-inspection.js';
+import { dateTime, fit, shortSha } from '../output/format.js';
+import type { Terminal } from '../output/terminal.js';
+
+export interface CheckpointsOptions extends ExecutionSelector {
+  json?: boolean;
+  codon?: string;
+  run?: string;
+  type?: string;
+}
+
+/** `hankweave checkpoints`: every checkpoint of every run, newest first. Read-only. */
+export async function checkpointsCommand(
+  terminal: Terminal,
+  options: CheckpointsOptions,
+): Promise<number> {
+  const executionDir = await findExecution(options);
+  const engine = await openCheckpointsReadOnly(executionDir);
+  try {
+    const head = await engine.head();
+    const matchesCodon = (codonId: string) =>
+      !options.codon || codonId === options.codon || codonId.startsWith(`${options.codon}#`);
+    const list = (await engine.list()).filter(
+      (checkpoint) =>
+        matchesCodon(checkpoint.codonId) &&
+        (!options.run || checkpoint.runId === options.run) &&
+        (!options.type || checkpoint.type === options.type),
+    );
+    if (options.json) {
+      for (const checkpoint of list) {
+        const { message: _message, ...rest } = checkpoint;
+        terminal.out(JSON.stringify({ ...rest, head: checkpoint.sha === head.sha }));
+      }
+      return 0;
+    }
+    const { style } = terminal;
+    if (list.length === 0) {
+      terminal.out(
+        `No checkpoints${options.codon || options.run || options.type ? ' match the filters' : ' yet'} in ${executionDir}`,
+      );
+      return 0;
+    }
+    const codonWidth = Math.max(5, ...list.map((checkpoint) => checkpoint.codonId.length));
+    const runWidth = Math.max(3, ...list.map((checkpoint) => checkpoint.runId.length));
+    const branchWidth = Math.max(6, ...list.map((checkpoint) => (checkpoint.branch ?? '').length));
+    terminal.out(
+      style.bold(
+        `  ${fit('TYPE', 10)} ${fit('CODON', codonWidth)} ${fit('RUN', runWidth)} ${fit('BRANCH', branchWidth)} ${fit('SHA', 7)}  TIME`,
+      ),
+    );
+    for (const checkpoint of list) {
+      const mark = checkpoint.sha === head.sha ? style.cyan('*') : ' ';
+      const type = fit(checkpoint.type, 10);
+      const colouredType =
+        checkpoint.type === 'completed'
+          ? style.green(type)
+          : checkpoint.type === 'error'
+            ? style.red(type)
+            : type;
+      terminal.out(
+        `${mark} ${colouredType} ${fit(checkpoint.codonId, codonWidth)} ${fit(checkpoint.runId, runWidth)} ${fit(checkpoint.branch ?? '', branchWidth)} ${style.yellow(shortSha(checkpoint.sha))}  ${dateTime(checkpoint.timestamp)}`,
+      );
+    }
+    terminal.out(
+      style.dim(
+        `${list.length} checkpoint(s); * = HEAD${head.branch ? ` (on ${head.branch})` : ' (detached after a rollback)'}. Compare two with \`hankweave diff <a> <b>\`, restore one with \`hankweave rollback <sha>\`.`,
+      ),
+    );
+    return 0;
+  } finally {
+    await engine.close();
+  }
+}

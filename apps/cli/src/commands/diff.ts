@@ -1,0 +1,93 @@
+import type { DiffEntry } from '@hankweave/checkpoints';
+import { type ResolvedRef, resolveCheckpointRef } from '../execution/checkpoint-ref.js';
+import { type ExecutionSelector, findExecution } from '../execution/find-execution.js';
+import { openCheckpointsReadOnly, readExecutionState } from '../execution/open-inspection.js';
+import { CliError } from '../output/cli-error.js';
+import type { Style, Terminal } from '../output/terminal.js';
+
+export interface DiffOptions extends ExecutionSelector {
+  nameOnly?: boolean;
+  json?: boolean;
+  path?: string[];
+}
+
+/**
+ * `hankweave diff <a> [b]`: name-status and a unified patch between two checkpoints (codon refs
+ * or shas). With one reference, what that checkpoint changed against its parent. Read-only.
+ */
+export async function diffCommand(
+  terminal: Terminal,
+  a: string,
+  b: string | undefined,
+  options: DiffOptions,
+): Promise<number> {
+  const executionDir = await findExecution(options);
+  const state = await readExecutionState(executionDir);
+  const engine = await openCheckpointsReadOnly(executionDir);
+  try {
+    let from: ResolvedRef;
+    let to: ResolvedRef;
+    if (b === undefined) {
+      to = await resolveCheckpointRef(a, state, engine);
+      const info = (await engine.list()).find((checkpoint) => checkpoint.sha === to.sha);
+      const parent = info?.parents[0];
+      if (!parent)
+        throw new CliError(
+          'CLI_NOT_FOUND',
+          `${to.label} has no parent checkpoint to compare with`,
+          'Pass two references: `hankweave diff <a> <b>`.',
+        );
+      from = { sha: parent, label: `${parent.slice(0, 7)} (its parent)` };
+    } else {
+      from = await resolveCheckpointRef(a, state, engine);
+      to = await resolveCheckpointRef(b, state, engine);
+    }
+    const entries = await engine.diff(from.sha, to.sha, {
+      patch: !options.nameOnly,
+      ...(options.path?.length ? { paths: options.path } : {}),
+    });
+    if (options.json) {
+      terminal.out(JSON.stringify({ from: from.sha, to: to.sha, files: entries }));
+      return 0;
+    }
+    const { style } = terminal;
+    terminal.out(style.bold(`diff ${from.label} → ${to.label}`));
+    if (entries.length === 0) {
+      terminal.out(style.dim('No tracked file differs.'));
+      return 0;
+    }
+    for (const entry of entries) terminal.out(`${statusColour(entry, style)}  ${entry.path}`);
+    if (!options.nameOnly) {
+      for (const entry of entries) {
+        terminal.out();
+        if (entry.binary) terminal.out(style.dim(`Binary file ${entry.path} differs`));
+        else
+          for (const line of entry.patch.replace(/\n$/, '').split('\n'))
+            terminal.out(colourPatchLine(line, style));
+      }
+    }
+    return 0;
+  } finally {
+    await engine.close();
+  }
+}
+
+function statusColour(entry: DiffEntry, style: Style): string {
+  if (entry.status === 'A') return style.green('A');
+  if (entry.status === 'D') return style.red('D');
+  return style.yellow(entry.status);
+}
+
+function colourPatchLine(line: string, style: Style): string {
+  if (
+    line.startsWith('+++') ||
+    line.startsWith('---') ||
+    line.startsWith('diff --git') ||
+    line.startsWith('index ')
+  )
+    return style.bold(line);
+  if (line.startsWith('@@')) return style.cyan(line);
+  if (line.startsWith('+')) return style.green(line);
+  if (line.startsWith('-')) return style.red(line);
+  return line;
+}

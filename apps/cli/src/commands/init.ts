@@ -1,0 +1,47 @@
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { sampleHankFiles } from '../init/sample-hank.js';
+import { CliError } from '../output/cli-error.js';
+import { shellArg } from '../output/summary.js';
+import type { Terminal } from '../output/terminal.js';
+
+/**
+ * `hankweave init [dir]`: scaffolds a sample hank (prompts, data, a model script) that runs
+ * offline at once with `hankweave <dir> --scripted-model <dir>/model-script.json`.
+ */
+export function initCommand(
+  terminal: Terminal,
+  dirArg: string | undefined,
+  options: { force?: boolean },
+): number {
+  const dir = resolve(dirArg ?? '.');
+  if (existsSync(dir) && readdirSync(dir).length > 0 && !options.force) {
+    throw new CliError(
+      'CLI_USAGE',
+      `${dir} is not empty`,
+      'Pass a new or empty directory (`hankweave init my-hank`), or --force to write the sample files into it anyway.',
+    );
+  }
+  const name = basename(dir).replace(/[^\w.-]+/g, '-') || 'my-hank';
+  const files = sampleHankFiles(name);
+  for (const [path, content] of Object.entries(files)) {
+    const target = join(dir, path);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, content);
+  }
+  const { style } = terminal;
+  const shown = relative(process.cwd(), dir) || '.';
+  const arg = shellArg(shown);
+  terminal.out(`${style.green('✓')} Created a sample hank in ${dir}:`);
+  for (const path of Object.keys(files)) terminal.out(`    ${path}`);
+  terminal.out();
+  terminal.out(
+    'Run it offline now (the real Claude Code agent, answered by a local scripted model):',
+  );
+  terminal.out(
+    `    ${style.bold(`hankweave ${arg} --scripted-model ${shellArg(join(shown, 'model-script.json'))}`)}`,
+  );
+  terminal.out('Run it for real (needs ANTHROPIC_API_KEY):');
+  terminal.out(`    hankweave ${arg}`);
+  return 0;
+}

@@ -1,0 +1,107 @@
+import { executionLayout } from '@hankweave/runtime';
+import { executionThread, latestRun, totalCost } from '@hankweave/state';
+import { type ExecutionSelector, findExecution, liveLock } from '../execution/find-execution.js';
+import { readExecutionState, readMeta } from '../execution/open-inspection.js';
+import { codonRows, countByStatus } from '../output/codon-rows.js';
+import { dateTime, formatCost, shortSha } from '../output/format.js';
+import { formatRow, rowLayout } from '../output/row-format.js';
+import { shellArg } from '../output/summary.js';
+import type { Terminal } from '../output/terminal.js';
+
+/** `hankweave status`: where the execution is, whether it runs, its runs and codons. Read-only. */
+export async function statusCommand(
+  terminal: Terminal,
+  options: ExecutionSelector & { json?: boolean },
+): Promise<number> {
+  const executionDir = await findExecution(options);
+  const [state, meta, lock] = await Promise.all([
+    readExecutionState(executionDir),
+    readMeta(executionDir),
+    liveLock(executionDir),
+  ]);
+  const thread = executionThread(state);
+  const rows = codonRows(state);
+  const lastSuccess = thread.codons.find(
+    ({ codon }) =>
+      codon.status === 'completed' &&
+      (codon as { completionCheckpoint?: string }).completionCheckpoint,
+  );
+  if (options.json) {
+    terminal.out(
+      JSON.stringify({
+        executionDir,
+        meta: meta ?? null,
+        running: lock
+          ? { pid: lock.pid, runId: lock.runId, lastHeartbeat: lock.lastHeartbeat }
+          : null,
+        runs: state.runs.map((run) => ({
+          runId: run.runId,
+          status: run.status,
+          startTime: run.startTime,
+          endTime: run.endTime ?? null,
+          codons: run.codons.length,
+          startingConditions: run.startingConditions,
+        })),
+        codons: rows.map(({ record: _record, ...row }) => row),
+        nextCodonId: thread.nextCodonId,
+        lastSuccess: lastSuccess
+          ? {
+              codonId: lastSuccess.codon.codonId,
+              sha: (lastSuccess.codon as { completionCheckpoint?: string }).completionCheckpoint,
+            }
+          : null,
+        totalCost: totalCost(state),
+      }),
+    );
+    return 0;
+  }
+  const { style } = terminal;
+  const label = (text: string) => style.dim(text.padEnd(13));
+  const latest = latestRun(state);
+  terminal.out(`${label('Execution')}${executionDir}`);
+  if (meta) {
+    terminal.out(`${label('Hank')}${meta.hankPath}`);
+    terminal.out(`${label('Data')}${meta.readOnlySourceDataPath} (${meta.linkType})`);
+    terminal.out(
+      `${label('Created')}${dateTime(meta.createdAt)}, last used ${dateTime(meta.lastUsed)}`,
+    );
+  }
+  terminal.out(
+    `${label('Runtime')}${lock ? style.green(`running (pid ${lock.pid}, run ${lock.runId ?? '?'})`) : 'not running'}`,
+  );
+  terminal.out(
+    `${label('Runs')}${state.runs.length}${latest ? ` (latest ${latest.runId}: ${latest.status})` : ''}`,
+  );
+  terminal.out(`${label('Codons')}${countByStatus(rows)}`);
+  const layout = rowLayout(rows);
+  for (const row of rows) terminal.out(`  ${formatRow(row, style, { layout, columns: 200 })}`);
+  terminal.out(`${label('Next codon')}${nextCodon(thread, rows, lock !== undefined)}`);
+  const sha = (lastSuccess?.codon as { completionCheckpoint?: string } | undefined)
+    ?.completionCheckpoint;
+  terminal.out(
+    `${label('Last success')}${lastSuccess ? `completed:${lastSuccess.codon.codonId} ${shortSha(sha)}` : '(none)'}`,
+  );
+  terminal.out(`${label('Total cost')}${formatCost(totalCost(state))}`);
+  if (!lock && thread.nextCodonId)
+    terminal.out(style.dim(`Continue with: hankweave --execution ${shellArg(executionDir)}`));
+  if (!meta)
+    terminal.err(
+      style.yellow(`! ${executionLayout(executionDir).metaFile} is missing or unreadable`),
+    );
+  return 0;
+}
+
+function nextCodon(
+  thread: ReturnType<typeof executionThread>,
+  rows: ReturnType<typeof codonRows>,
+  running: boolean,
+): string {
+  const active = rows.find((row) => row.status !== 'pending' && row.endTime === undefined);
+  if (active && running) return `(${active.codonId} is ${active.status})`;
+  if (active)
+    return `(${active.codonId} was ${active.status} when its runtime died; resuming recovers it)`;
+  if (thread.nextCodonId) return thread.nextCodonId;
+  return thread.failed
+    ? '(none: the last run failed; it rolls back to the last success when resumed)'
+    : '(none: the plan is complete)';
+}

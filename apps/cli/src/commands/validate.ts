@@ -1,0 +1,71 @@
+import { type HankConfig, isLoopConfig, validateHank } from '@hankweave/types';
+import type { Terminal } from '../output/terminal.js';
+import { readHankJson, resolveHankPath } from './load-hank.js';
+
+/** `hankweave validate <hank>`: checks everything a run would check first; creates nothing. */
+export function validateCommand(
+  terminal: Terminal,
+  hankArg: string,
+  options: { json?: boolean },
+): number {
+  const hankPath = resolveHankPath(hankArg);
+  const { config, hankDir } = readHankJson(hankPath);
+  const result = validateHank(config, { hankDir });
+  if (options.json) {
+    terminal.out(
+      JSON.stringify({
+        hankPath,
+        valid: result.valid,
+        errors: result.errors,
+        warnings: result.warnings,
+      }),
+    );
+    return result.valid ? 0 : 1;
+  }
+  const { style } = terminal;
+  if (result.config) printStructure(terminal, result.config);
+  if (result.warnings.length > 0) {
+    terminal.out(style.yellow('!  Configuration warnings:'));
+    for (const warning of result.warnings)
+      terminal.out(`   ${style.yellow('•')} ${warning.path}: ${warning.message}`);
+  }
+  if (!result.valid) {
+    terminal.err(style.red(`Validation failed: ${hankPath}`));
+    for (const error of result.errors)
+      terminal.err(`   ${style.red('•')} ${error.path}: ${error.message}`);
+    return 1;
+  }
+  terminal.out(style.green(`✓ ${hankPath} is valid`));
+  return 0;
+}
+
+/** Prints the hank as a numbered tree: `[1]`, `[2]`, `[2.1]`. */
+export function printStructure(terminal: Terminal, config: HankConfig): void {
+  const { style } = terminal;
+  terminal.out(
+    `${style.bold(config.meta.name)} ${style.dim(config.meta.version)}${config.meta.description ? ` — ${config.meta.description}` : ''}`,
+  );
+  for (const [index, item] of config.hank.entries()) {
+    if (isLoopConfig(item)) {
+      const stop =
+        item.terminateOn.type === 'iterationLimit'
+          ? `up to ${item.terminateOn.limit} iterations`
+          : item.terminateOn.type === 'plateau'
+            ? `until a plateau (max ${item.terminateOn.maxIterations})`
+            : 'until the context is exceeded';
+      terminal.out(
+        `[${index + 1}] ${style.cyan('loop')} ${item.id} — ${item.name} ${style.dim(`(${stop})`)}`,
+      );
+      for (const [inner, codon] of item.codons.entries()) {
+        terminal.out(
+          `    [${index + 1}.${inner + 1}] ${codon.id} — ${codon.name} ${style.dim(`(${codon.model}, ${codon.continuationMode})`)}`,
+        );
+      }
+    } else {
+      const rig = item.rigSetup?.length ? `, rig: ${item.rigSetup.length} op(s)` : '';
+      terminal.out(
+        `[${index + 1}] ${item.id} — ${item.name} ${style.dim(`(${item.model}, ${item.continuationMode}${rig})`)}`,
+      );
+    }
+  }
+}

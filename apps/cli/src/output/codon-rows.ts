@@ -1,0 +1,101 @@
+import { codonCost, executionThread } from '@hankweave/state';
+import type { CodonExecution, CodonStatus, HankweaveState, TokenUsage } from '@hankweave/types';
+
+/** A plan entry with what is known about it: the latest record on the execution thread. */
+export interface CodonRow {
+  codonId: string;
+  name: string;
+  status: CodonStatus | 'pending';
+  startTime?: string;
+  endTime?: string;
+  cost: number;
+  tokens?: TokenUsage;
+  failure?: string;
+  record?: CodonExecution;
+}
+
+const tokensOf = (record: CodonExecution): TokenUsage | undefined => {
+  const fields = record as {
+    finalTokens?: TokenUsage;
+    currentTokens?: TokenUsage;
+    partialTokens?: TokenUsage;
+  };
+  return fields.finalTokens ?? fields.currentTokens ?? fields.partialTokens;
+};
+
+/**
+ * One row per plan entry, in plan order (loops appear as they expand), joined with the latest
+ * record of that codon on the execution thread; thread codons missing from the plan come last.
+ */
+export function codonRows(state: HankweaveState): CodonRow[] {
+  const latest = new Map<string, CodonExecution>();
+  for (const { codon } of executionThread(state).codons) {
+    if (!latest.has(codon.codonId)) latest.set(codon.codonId, codon);
+  }
+  const rows: CodonRow[] = state.executionPlan.map((entry) =>
+    toRow(entry.codonId, entry.codon.name, latest.get(entry.codonId)),
+  );
+  const planned = new Set(rows.map((row) => row.codonId));
+  for (const [codonId, record] of latest)
+    if (!planned.has(codonId)) rows.push(toRow(codonId, codonId, record));
+  return rows;
+}
+
+function toRow(codonId: string, name: string, record: CodonExecution | undefined): CodonRow {
+  if (!record) return { codonId, name, status: 'pending', cost: 0 };
+  const failure = (record as { failureReason?: { message?: string } }).failureReason?.message;
+  const tokens = tokensOf(record);
+  const endTime = (record as { endTime?: string }).endTime;
+  return {
+    codonId,
+    name,
+    status: record.status,
+    startTime: record.startTime,
+    ...(endTime ? { endTime } : {}),
+    cost: codonCost(record),
+    ...(tokens ? { tokens } : {}),
+    ...(failure ? { failure } : {}),
+    record,
+  };
+}
+
+/** Counts rows by status, in a stable order, skipping zeros: `4 completed, 1 pending`. */
+export function countByStatus(rows: readonly CodonRow[]): string {
+  const order = [
+    'completed',
+    'failed',
+    'skipped',
+    'running',
+    'completing-sentinels',
+    'initializing',
+    'starting',
+    'preparing',
+    'pending',
+  ];
+  const counts = new Map<string, number>();
+  for (const row of rows) counts.set(row.status, (counts.get(row.status) ?? 0) + 1);
+  const parts = order
+    .filter((status) => counts.get(status))
+    .map((status) => `${counts.get(status)} ${status}`);
+  return parts.length > 0 ? parts.join(', ') : 'no codons';
+}
+
+/** Every distinct checkpoint sha recorded on codon records, across all runs. */
+export function checkpointCount(state: HankweaveState): number {
+  const shas = new Set<string>();
+  for (const run of state.runs) {
+    for (const codon of run.codons) {
+      const fields = codon as Record<string, unknown>;
+      for (const key of [
+        'rigSetupCheckpoint',
+        'completionCheckpoint',
+        'errorCheckpoint',
+        'skipCheckpoint',
+      ]) {
+        const sha = fields[key];
+        if (typeof sha === 'string' && sha) shas.add(sha);
+      }
+    }
+  }
+  return shas.size;
+}

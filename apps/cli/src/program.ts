@@ -1,0 +1,228 @@
+import { Command, Option } from 'commander';
+import { checkpointsCommand } from './commands/checkpoints.js';
+import { diffCommand } from './commands/diff.js';
+import { eventsCommand } from './commands/events.js';
+import { initCommand } from './commands/init.js';
+import { rollbackCommand } from './commands/rollback.js';
+import { type RunOptions, runCommand } from './commands/run.js';
+import { statusCommand } from './commands/status.js';
+import { validateCommand } from './commands/validate.js';
+import type { Terminal } from './output/terminal.js';
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+const EPILOG = `
+Examples:
+  hankweave init my-hank                                   scaffold a sample hank
+  hankweave my-hank --scripted-model my-hank/model-script.json   run it offline (dry run)
+  hankweave hank.json ./data                               run a hank on a data directory
+  hankweave --execution <dir>                              resume an execution
+  hankweave status -e <dir>                                inspect it (also: events, checkpoints, diff)
+  hankweave rollback summarize -e <dir>                    restore the files of a codon's checkpoint
+
+Dry runs: --scripted-model starts a local model that answers from a JSON script; the real Claude
+Code agent runs real tools in the execution, with no network and no API key. A dry run is sandboxed
+by definition, so as root it sets IS_SANDBOX=1 for the agent.
+
+Exit codes: 0 all codons completed (or stopped by Ctrl-C/SIGTERM, --help, --version); 1 a codon
+failed, the run failed, a usage or validation error, or a forced stop.
+
+Environment: HANKWEAVE_RUNTIME_EXECUTION_BASE_DIR (where managed executions live, default
+~/.hankweave-executions), NO_COLOR / FORCE_COLOR, HANKWEAVE_DEBUG=1 (stack traces),
+HANKWEAVE_CLAUDE_PATH (the claude executable), ANTHROPIC_API_KEY (real runs).`;
+
+/** Options every command that works on an existing execution takes. */
+function executionOptions(command: Command): Command {
+  return command
+    .option('-e, --execution <dir>', 'the execution directory (default: the newest one for --data)')
+    .option(
+      '--data <path>',
+      'find the newest execution created for this data (default: the current directory)',
+    );
+}
+
+/**
+ * The `hankweave` command line. Each action stores its exit code through `done`; errors are
+ * thrown to `main`, which prints them.
+ */
+export function buildProgram(
+  terminal: Terminal,
+  version: string,
+  done: (code: number) => void,
+): Command {
+  const program = new Command('hankweave')
+    .description(
+      'Run hanks (programs of coding-agent codons) with a live view, checkpoints, inspection and rollback.',
+    )
+    .version(version, '--version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .enablePositionalOptions()
+    .showSuggestionAfterError()
+    .showHelpAfterError('(run hankweave --help for the options)')
+    .exitOverride()
+    .argument('[hank]', 'hank.json, or a directory holding one')
+    .argument(
+      '[data]',
+      'the data the agents read, a file or directory (default: --data, the hank directory, or the current directory)',
+    )
+    .option('--data <path>', 'the data source (same as the second argument)')
+    .option(
+      '-e, --execution <dir>',
+      'use this execution directory (create it, or resume it; alone, resumes with its recorded hank and data)',
+    )
+    .option(
+      '-n, --start-new',
+      'always create a new execution instead of resuming the newest one for the data',
+    )
+    .option('--copy', 'copy the data into the execution instead of linking it')
+    .option('--headless', 'no live view and no prompts: plain progress lines')
+    .option('-v, --validate', 'validate the hank and exit (creates nothing)')
+    .option('-m, --model <id>', 'use this model for every codon')
+    .option(
+      '--no-autostart',
+      'wait for keys/stdin lines: n (next codon), r (roll back to last success), q (quit)',
+    )
+    .option('-y, --yes', 'answer yes to confirmations')
+    .option(
+      '-f, --force',
+      'allow dangerous operations: back up and replace an existing .hankweave with --start-new, relink changed data',
+    )
+    .option('--no-wipe', 'with --start-new --force on an execution directory, keep agentRoot/')
+    .option(
+      '--scripted-model <script.json>',
+      'dry run: answer the agent from a scripted model (offline; see below)',
+    )
+    .option('--anthropic-base-url <url>', 'send the agent to another Messages API endpoint')
+    .option('--json', 'print every event as one NDJSON line on stdout (diagnostics go to stderr)')
+    .option(
+      '--shim-idle-timeout <seconds>',
+      'stop an agent that is silent this long (1-1800, default 180)',
+    )
+    .option('--ignore-rig-failures', 'treat every rig setup failure as allowFailure')
+    .option(
+      '-p, --port <port>',
+      'also serve the WebSocket protocol on 127.0.0.1 (0 = any free port; the token is in runtime.lock)',
+    )
+    .addHelpText('after', EPILOG)
+    .action(async (hank: string | undefined, data: string | undefined, options: RunOptions) => {
+      done(
+        await runCommand(
+          terminal,
+          [hank, data].filter((value): value is string => value !== undefined),
+          options,
+        ),
+      );
+    });
+
+  program
+    .command('validate')
+    .description('validate a hank: structure, warnings, errors (creates nothing)')
+    .argument('<hank>', 'hank.json, or a directory holding one')
+    .option('--json', 'print the result as JSON')
+    .action((hank: string, options: { json?: boolean }) =>
+      done(validateCommand(terminal, hank, options)),
+    );
+
+  program
+    .command('init')
+    .description('scaffold a sample hank (prompts, data, model script) that runs offline at once')
+    .argument('[dir]', 'where to create it (default: the current directory, which must be empty)')
+    .option('-f, --force', 'write into a non-empty directory')
+    .action((dir: string | undefined, options: { force?: boolean }) =>
+      done(initCommand(terminal, dir, options)),
+    );
+
+  executionOptions(
+    program
+      .command('status')
+      .description('where an execution is, whether it runs, its runs, codons and cost'),
+  )
+    .option('--json', 'print as JSON')
+    .action(async (options) => done(await statusCommand(terminal, options)));
+
+  executionOptions(
+    program
+      .command('events')
+      .description('the event journal: the last events, filtered; --follow for new ones'),
+  )
+    .option('-n, --tail <count>', 'how many events to show ("all" or 0 for every event)', '20')
+    .option('-f, --follow', 'keep printing new events until Ctrl-C')
+    .option(
+      '-t, --type <type>',
+      'only this event type (repeatable, comma-separated, `codon.*` for a prefix)',
+      collect,
+    )
+    .option(
+      '-c, --codon <id>',
+      'only events of this codon (a loop codon id matches every iteration)',
+      collect,
+    )
+    .option('--json', 'print raw NDJSON events')
+    .action(async (options) => {
+      const abort = new AbortController();
+      const stop = () => abort.abort();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      try {
+        done(await eventsCommand(terminal, options, abort.signal));
+      } finally {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+      }
+    });
+
+  executionOptions(
+    program
+      .command('checkpoints')
+      .description('every checkpoint (type, codon, run, branch, sha, time), newest first'),
+  )
+    .option('--codon <id>', 'only checkpoints of this codon')
+    .option('--run <runId>', 'only checkpoints of this run')
+    .addOption(
+      new Option('--type <type>', 'only checkpoints of this type').choices([
+        'rig-setup',
+        'completed',
+        'error',
+        'skipped',
+        'exit',
+      ]),
+    )
+    .option('--json', 'print one JSON object per checkpoint')
+    .action(async (options) => done(await checkpointsCommand(terminal, options)));
+
+  executionOptions(
+    program
+      .command('diff')
+      .description('what changed between two checkpoints (or in one, against its parent)'),
+  )
+    .argument(
+      '<a>',
+      'a checkpoint: sha, codon, or codon:type (type: rig-setup, completed, error, skipped, start, end)',
+    )
+    .argument('[b]', 'a second checkpoint (default: compare <a> with its parent)')
+    .option('--name-only', 'only the name-status list, no patch')
+    .option('--path <path>', 'only this file or directory (repeatable)', collect)
+    .option('--json', 'print as JSON')
+    .action(async (a: string, b: string | undefined, options) =>
+      done(await diffCommand(terminal, a, b, options)),
+    );
+
+  executionOptions(
+    program
+      .command('rollback')
+      .description(
+        'restore a checkpoint on a stopped execution; the next run continues from there',
+      ),
+  )
+    .argument(
+      '<target>',
+      'last-success, a codon or codon:type (default type: end), or a checkpoint sha',
+    )
+    .option('-f, --force', 'relink the data source if it changed since the execution was created')
+    .option('--json', 'print the rollback events as NDJSON')
+    .action(async (target: string, options) =>
+      done(await rollbackCommand(terminal, target, options)),
+    );
+
+  return program;
+}

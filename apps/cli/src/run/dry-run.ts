@@ -1,0 +1,65 @@
+import { mkdirSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import { join, resolve } from 'node:path';
+import { hashDataSource } from '@hankweave/runtime';
+import { loadScript, type ScriptedModel, startScriptedModel } from '@hankweave/scripted-model';
+
+/** A dry run: the scripted model serving the agent, and the environment that points it there. */
+export interface DryRun {
+  model: ScriptedModel;
+  env: NodeJS.ProcessEnv;
+  /** Requests the script had no answer for (each failed the agent's call), as messages. */
+  unanswered(): string[];
+  close(): Promise<void>;
+}
+
+const isRoot = (): boolean => process.getuid?.() === 0;
+
+/**
+ * Starts `@hankweave/scripted-model` on a script file, in this process, on loopback, and builds
+ * the agent environment for it: a dummy API key (a real one is never sent, even to loopback), no
+ * non-essential traffic, no agent-side retries, and a private Claude config directory (under the
+ * OS temp dir, per data source, so resumed `continue-previous` sessions are found and ~/.claude is
+ * never touched). As root it sets IS_SANDBOX=1: a dry run on a scripted model is sandboxed by
+ * definition (no network, no real model), so Claude Code may bypass its permission prompts.
+ */
+export async function startDryRun(
+  scriptPath: string,
+  dataPath: string,
+  baseEnv: NodeJS.ProcessEnv = process.env,
+): Promise<DryRun> {
+  const script = await loadScript(resolve(scriptPath));
+  const model = await startScriptedModel({ script });
+  const configDir = join(
+    tmpdir(),
+    `hankweave-dry-run-${safeUser()}`,
+    hashDataSource(dataPath).slice(0, 12),
+    'claude-config',
+  );
+  mkdirSync(configDir, { recursive: true, mode: 0o700 });
+  const env: NodeJS.ProcessEnv = {
+    ...baseEnv,
+    ANTHROPIC_API_KEY: 'sk-hankweave-scripted-model',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    CLAUDE_CONFIG_DIR: configDir,
+    CLAUDE_CODE_MAX_RETRIES: baseEnv.CLAUDE_CODE_MAX_RETRIES ?? '0',
+    ...(isRoot() ? { IS_SANDBOX: '1' } : {}),
+  };
+  return {
+    model,
+    env,
+    unanswered: () =>
+      model.requests
+        .filter((request) => request.error)
+        .map((request) => `${request.error?.code}: ${request.error?.message}`),
+    close: () => model.close(),
+  };
+}
+
+function safeUser(): string {
+  try {
+    return userInfo().username.replace(/[^\w.-]/g, '_');
+  } catch {
+    return String(process.getuid?.() ?? 'user');
+  }
+}

@@ -1,0 +1,87 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { executionLayout, readExecutionMeta } from '@hankweave/runtime';
+import { resolveHankPath } from '../commands/load-hank.js';
+import { isDirectory } from '../execution/find-execution.js';
+import { CliError } from '../output/cli-error.js';
+
+/** What to run: absolute paths of hank.json and of the data. */
+export interface RunInputs {
+  hankPath: string;
+  dataPath: string;
+}
+
+/**
+ * Works out hank.json and the data from the positionals, `--data` and `--execution`
+ * (reference §1.1, §2.3 step 8):
+ * - two positionals: the hank (a hank.json or its directory), then the data;
+ * - one positional ending in `.json`: the hank; the data is `--data` or the cwd;
+ * - one positional directory holding hank.json: the hank, and also the data unless `--data`;
+ * - any other positional: the data; the hank is the data directory's hank.json, else ./hank.json;
+ * - none: with `--execution` on an existing execution, its recorded hank and data; otherwise the
+ *   data is `--data` or the cwd and the hank is found as above.
+ */
+export async function resolveRunInputs(
+  positionals: string[],
+  options: { data?: string; execution?: string },
+): Promise<RunInputs> {
+  const [first, second] = positionals;
+  if (positionals.length > 2) {
+    throw new CliError(
+      'CLI_USAGE',
+      `Too many positional arguments. Expected at most 2 (hank-path, data-path), got ${positionals.length}.`,
+      'Usage: hankweave <hank.json | dir> [data]',
+    );
+  }
+  if (
+    second !== undefined &&
+    options.data !== undefined &&
+    resolve(second) !== resolve(options.data)
+  ) {
+    throw new CliError(
+      'CLI_USAGE',
+      `The data is given twice: ${second} and --data ${options.data}`,
+      'Pass the data either as the second argument or with --data.',
+    );
+  }
+  const meta = options.execution
+    ? await readExecutionMeta(executionLayout(resolve(options.execution)).metaFile).catch(
+        () => undefined,
+      )
+    : undefined;
+  const recordedData = meta
+    ? existsSync(meta.readOnlySourceResolvedDataPath)
+      ? meta.readOnlySourceResolvedDataPath
+      : resolve(meta.readOnlySourceDataPath)
+    : undefined;
+
+  if (first !== undefined && (second !== undefined || first.endsWith('.json'))) {
+    return {
+      hankPath: resolveHankPath(first),
+      dataPath: resolve(second ?? options.data ?? recordedData ?? process.cwd()),
+    };
+  }
+  if (first !== undefined && isDirectory(first) && existsSync(join(first, 'hank.json'))) {
+    return { hankPath: resolveHankPath(first), dataPath: resolve(options.data ?? first) };
+  }
+  if (first === undefined && meta && options.data === undefined) {
+    return { hankPath: meta.hankPath, dataPath: recordedData as string };
+  }
+  const dataPath = resolve(first ?? options.data ?? process.cwd());
+  if (!existsSync(dataPath)) {
+    throw new CliError(
+      'CLI_NOT_FOUND',
+      `${first ?? dataPath} does not exist`,
+      'Pass a hank (a hank.json or its directory) and the data: hankweave <hank> [data].',
+    );
+  }
+  for (const candidate of [join(dataPath, 'hank.json'), resolve('hank.json')]) {
+    if (existsSync(candidate)) return { hankPath: candidate, dataPath };
+  }
+  if (meta) return { hankPath: meta.hankPath, dataPath };
+  throw new CliError(
+    'CLI_NOT_FOUND',
+    `No hank.json found (looked in ${dataPath} and ${process.cwd()})`,
+    'Pass a hank: hankweave <hank.json | dir> [data], or scaffold one with `hankweave init`.',
+  );
+}

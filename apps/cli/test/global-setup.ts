@@ -1,0 +1,24 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** The tests run the built binary: build it first when dist/ is missing or older than src/. */
+export default function setup(): void {
+  const bin = join(root, 'dist', 'bin.js');
+  if (existsSync(bin) && statSync(bin).mtimeMs >= newestMtime(join(root, 'src'))) return;
+  const tsup = createRequire(import.meta.url).resolve('tsup/dist/cli-default.js');
+  execFileSync(process.execPath, [tsup], { cwd: root, stdio: 'inherit' });
+}
