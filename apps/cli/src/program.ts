@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { attachCommand } from './commands/attach.js';
 import { checkpointsCommand } from './commands/checkpoints.js';
 import { diffCommand } from './commands/diff.js';
 import { eventsCommand } from './commands/events.js';
@@ -103,16 +104,36 @@ export function buildProgram(
       '-p, --port <port>',
       'also serve the WebSocket protocol on 127.0.0.1 (0 = any free port; the token is in runtime.lock)',
     )
+    .option('--attach', 'watch a running execution (-e or --data) read-only from another terminal')
     .addHelpText('after', EPILOG)
-    .action(async (hank: string | undefined, data: string | undefined, options: RunOptions) => {
-      done(
-        await runCommand(
-          terminal,
-          [hank, data].filter((value): value is string => value !== undefined),
-          options,
-        ),
-      );
-    });
+    .action(
+      async (
+        hank: string | undefined,
+        data: string | undefined,
+        options: RunOptions & { attach?: boolean },
+      ) => {
+        if (options.attach) {
+          done(
+            await attachCommand(
+              terminal,
+              {
+                ...(options.execution ? { execution: options.execution } : {}),
+                ...(options.data ? { data: options.data } : {}),
+              },
+              { json: options.json === true },
+            ),
+          );
+          return;
+        }
+        done(
+          await runCommand(
+            terminal,
+            [hank, data].filter((value): value is string => value !== undefined),
+            options,
+          ),
+        );
+      },
+    );
 
   program
     .command('validate')

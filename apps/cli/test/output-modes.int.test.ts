@@ -132,6 +132,9 @@ describe('hankweave output modes', () => {
     const { token } = JSON.parse(
       readFileSync(join(executionDir, '.hankweave', 'runtime.lock'), 'utf8'),
     );
+    // A second terminal watches read-only through runtime.lock (`--attach`).
+    const attached = startCli(['--attach', '-e', executionDir, '--json'], sandbox.env);
+    await attached.waitForErrors(/Attached read-only/);
     const client = await connectHankweave(url, { token, mode: 'readandwrite' });
     const completed = client.waitFor((event) => event.type === 'codon.completed', 30_000);
     expect(await client.send({ type: 'codon.next' })).toBeUndefined();
@@ -146,5 +149,22 @@ describe('hankweave output modes', () => {
       .split('\n')
       .map((line) => JSON.parse(line).type);
     expect(types).toContain('codon.completed');
+    expect(await attached.exited()).toBe(0);
+    const watched = attached
+      .output()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(watched.map((event) => event.type)).toContain('codon.completed');
+    expect(watched.find((event) => event.type === 'codon.completed')?.data).toMatchObject({
+      codonId: 'observe',
+      success: true,
+    });
+  });
+
+  it('--attach explains what to do when nothing runs', async () => {
+    const run = await runCli(['--attach', '--data', example.dataDir], { env: sandbox.env });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/No runtime is running in .*--port 0/s);
   });
 });

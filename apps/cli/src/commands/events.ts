@@ -135,7 +135,8 @@ function eventFilter(options: EventsOptions): (event: AnyEvent) => boolean {
   };
 }
 
-function printEvent(terminal: Terminal, event: AnyEvent, json: boolean): void {
+/** Prints one event as a line (time, type, codon, description), or as NDJSON. */
+export function printEvent(terminal: Terminal, event: AnyEvent, json: boolean): void {
   if (json) {
     terminal.out(JSON.stringify(event));
     return;

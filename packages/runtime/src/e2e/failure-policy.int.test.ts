@@ -125,3 +125,19 @@ describe('onFailure policies with the real agent', () => {
     await headless.world.close();
   });
 });
+
+describe('shutdown while starting', () => {
+  it('waits for start(), then closes everything it opened and releases the lock', async () => {
+    const world = await makeWorld({ hank: hank({}), script: script({ kind: 'server-error' }, 1) });
+    const { runtime, events } = runtimeFor(world);
+    const starting = runtime.start();
+    const exit = await runtime.close();
+    await starting;
+    await world.close();
+    expect(exit.reason).toBe('client request');
+    expect(events.some((event) => event.type === 'codon.started')).toBe(false);
+    const { existsSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    expect(existsSync(join(runtime.executionDir, '.hankweave/runtime.lock'))).toBe(false);
+  });
+});

@@ -69,6 +69,7 @@ export class HankweaveRuntime {
   #retryAttempts = new Map<string, { attempts: number; cost: number }>();
   #pendingSkipPreCommands: string | undefined;
   #sleep = new AbortController();
+  #starting: Promise<void> | undefined;
 
   constructor(readonly options: CreateRuntimeOptions) {
     this.settings = {
@@ -149,8 +150,14 @@ export class HankweaveRuntime {
    * @throws {RuntimeError} RUNTIME_INVALID_HANK and the execution-directory codes; StateError
    *   STATE_LOCKED when another live process holds the execution.
    */
-  async start(): Promise<void> {
-    if (this.#exec) throw new RuntimeError('RUNTIME_INTERNAL', 'start() was already called', {});
+  start(): Promise<void> {
+    if (this.#starting)
+      throw new RuntimeError('RUNTIME_INTERNAL', 'start() was already called', {});
+    this.#starting = this.#start();
+    return this.#starting;
+  }
+
+  async #start(): Promise<void> {
     const hank = loadHank(this.options);
     this.#exec = await openExecution(this.options, hank, this.settings);
     const context = this.#exec.context;
@@ -166,6 +173,8 @@ export class HankweaveRuntime {
       context,
       `Execution ${context.layout.executionDir} ready (run ${context.store.state.currentRunId})`,
     );
+    // A shutdown requested while starting waits for the start, then runs; nothing starts here.
+    if (this.#stopping) return;
     if (this.settings.autostart) this.#launch({});
     else
       emit(context, 'server.idle', {
@@ -558,6 +567,8 @@ export class HankweaveRuntime {
   }
 
   async #gracefulShutdown(reason: ShutdownReason): Promise<RuntimeExit> {
+    // A shutdown during start() waits for it, so everything it opens is closed again.
+    await this.#starting?.catch(() => undefined);
     if (!this.#exec) {
       const exit = { exitCode: computeExitCode(reason), reason };
       this.#resolveFinished(exit);
