@@ -384,30 +384,16 @@ function addCosts(
 }
 
 function stoppedEnding(control: CodonControl): Ending {
-  if (control.forceStopReason !== undefined) {
-    return {
-      status: 'failed',
-      exitCode: -1,
-      exitStatus: { type: 'killed', signal: 'SIGTERM' },
-      failureReason: {
-        type: 'unknown',
-        retriable: true,
-        message: `Force stopped: ${control.forceStopReason}`,
-      },
-    };
-  }
-  if (control.shutdownRequested) {
-    return {
-      status: 'failed',
-      exitCode: -1,
-      exitStatus: { type: 'killed', signal: 'SIGTERM' },
-      failureReason: {
-        type: 'unknown',
-        retriable: true,
-        message: 'Interrupted: the server shut down while the codon was active',
-      },
-    };
-  }
+  const killed = (message: string): Ending => ({
+    status: 'failed',
+    exitCode: -1,
+    exitStatus: { type: 'killed', signal: 'SIGTERM' },
+    failureReason: { type: 'unknown', retriable: true, message },
+  });
+  if (control.forceStopReason !== undefined)
+    return killed(`Force stopped: ${control.forceStopReason}`);
+  if (control.shutdownRequested)
+    return killed('Interrupted: the server shut down while the codon was active');
   return { status: 'skipped', exitCode: -1, exitStatus: { type: 'killed', signal: 'SIGTERM' } };
 }
 

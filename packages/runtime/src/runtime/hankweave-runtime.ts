@@ -4,19 +4,17 @@ import {
   findCrashedRuns,
   runCrashedTransition,
 } from '@hankweave/state';
-import type { ExecutionCodonEntry, HankweaveEvent, HankweaveState } from '@hankweave/types';
+import type { HankweaveEvent, HankweaveState } from '@hankweave/types';
 import { CheckpointHint } from '../codon/checkpoint-hint.js';
 import { CodonControl } from '../codon/codon-control.js';
-import { decideFailureAction } from '../codon/failure-policy.js';
 import { type CodonRunOutcome, runCodon } from '../codon/run-codon.js';
 import { RuntimeError } from '../errors.js';
 import type { EventListener } from '../events/event-bus.js';
-import { entryCodon, expandAfterCodon } from '../plan/planner.js';
 import { performRollback } from '../rollback/perform-rollback.js';
 import { type RollbackRequest, resolveRollbackTarget } from '../rollback/resolve-target.js';
+import { type Decision, decideAfterCodon, retrySource } from './after-codon.js';
 import type { CreateRuntimeOptions } from './create-runtime-options.js';
 import { computeExitCode, type ShutdownReason } from './exit-code.js';
-import { iterationTotals } from './loop-progress.js';
 import { loadHank, type OpenExecution, openExecution } from './open-execution.js';
 import { endRun, startRun } from './runs.js';
 import {
@@ -27,7 +25,6 @@ import {
   reportError,
   transition,
 } from './runtime-context.js';
-import { emitStateSnapshot } from './state-snapshot.js';
 
 /** How the runtime ended. */
 export interface RuntimeExit {
@@ -42,12 +39,6 @@ interface DriveRequest {
   /** Run this codon only, then wait for a command. */
   single?: boolean;
 }
-
-type Decision =
-  | { kind: 'next' }
-  | { kind: 'idle' }
-  | { kind: 'shutdown' }
-  | { kind: 'retry'; delayMs: number };
 
 /**
  * The orchestrator: opens the execution, recovers from crashes, runs codons in plan order (or on
@@ -307,7 +298,7 @@ export class HankweaveRuntime {
       endRun(context, runId, 'completed');
       runId = startRun(context, {
         type: 'continuation',
-        source: this.#sourceBefore(entry, runId),
+        source: retrySource(context, entry, runId),
         reason: 'retry',
       });
       await this.#exec?.lock.update({ runId });
@@ -327,104 +318,14 @@ export class HankweaveRuntime {
     } finally {
       this.#active = undefined;
     }
-    const codon = entryCodon(entry);
-    const retry = this.#retryAttempts.get(codonId) ?? { attempts: 0, cost: 0 };
-    const failureAction =
-      outcome.status === 'failed' && outcome.failureReason && !outcome.interrupted
-        ? decideFailureAction(codon, outcome.failureReason, retry.attempts + 1)
-        : undefined;
-    emit(context, 'codon.completed', {
+    return decideAfterCodon(context, {
       codonId,
-      success: outcome.status === 'completed',
-      cost: outcome.status === 'skipped' ? 0 : outcome.cost + retry.cost,
-      duration: outcome.durationMs,
-      exitStatus: outcome.exitStatus,
-      ...(outcome.failureReason ? { failureReason: outcome.failureReason } : {}),
-      ...(failureAction?.action === 'continue' ? { failureIgnored: true } : {}),
-    });
-    emitStateSnapshot(context, false);
-    if (outcome.interrupted) return { kind: 'idle' };
-    if (outcome.status !== 'failed') {
-      this.#retryAttempts.delete(codonId);
-      this.#expandPlan(codonId, outcome);
-      return { kind: 'next' };
-    }
-    switch (failureAction?.action) {
-      case 'continue':
-        info(context, `Codon ${codonId} failed, continuing (onFailure=ignore)`);
-        this.#expandPlan(codonId, outcome);
-        return { kind: 'next' };
-      case 'retry':
-        this.#retryAttempts.set(codonId, {
-          attempts: retry.attempts + 1,
-          cost: retry.cost + outcome.cost,
-        });
-        info(
-          context,
-          `Retrying codon ${codonId} (attempt ${failureAction.attempt}/${failureAction.maxAttempts}) in ${failureAction.delayMs}ms`,
-        );
-        return { kind: 'retry', delayMs: failureAction.delayMs };
-      case 'stay-active':
-        if (this.settings.headless) {
-          endRun(context, runId, 'failed', 'codon failure');
-          return { kind: 'shutdown' };
-        }
-        emit(context, 'server.idle', {
-          reason: 'codon-completed',
-          message: `Codon ${codonId} failed (${outcome.failureReason?.message}). Use 'codon.redo' to retry it, or roll back.`,
-        });
-        return { kind: 'idle' };
-      default:
-        endRun(context, runId, 'failed', 'codon failure');
-        return { kind: 'shutdown' };
-    }
-  }
-
-  /** A retry run continues after the plan entry before the codon, keeping its session. */
-  #sourceBefore(
-    entry: ExecutionCodonEntry,
-    runId: string,
-  ): { runId: string; afterCodon: string | null; checkpointSha: string } {
-    const plan = this.context.store.state.executionPlan;
-    const previous = plan[plan.indexOf(entry) - 1];
-    if (!previous) return { runId, afterCodon: null, checkpointSha: '' };
-    const record = executionThread(this.context.store.state).codons.find(
-      ({ codon }) => codon.codonId === previous.codonId,
-    )?.codon as { completionCheckpoint?: string } | undefined;
-    return {
+      entry,
       runId,
-      afterCodon: previous.codonId,
-      checkpointSha: record?.completionCheckpoint ?? '',
-    };
-  }
-
-  #expandPlan(codonId: string, outcome: CodonRunOutcome): void {
-    const context = this.context;
-    const plan = context.store.state.executionPlan;
-    const expansion = expandAfterCodon(plan, context.config, {
-      codonId,
-      contextExceeded: outcome.contextExceeded,
-      failed: outcome.status === 'failed',
+      outcome,
+      retryAttempts: this.#retryAttempts,
+      headless: this.settings.headless,
     });
-    if (
-      expansion.plan.map((entry) => entry.codonId).join('\n') !==
-      plan.map((entry) => entry.codonId).join('\n')
-    ) {
-      transition(context, {
-        type: 'ExecutionPlanUpdated',
-        data: { executionPlan: expansion.plan },
-      });
-    }
-    const ended = expansion.iterationEnded;
-    if (ended) {
-      emit(context, 'loop.iteration.completed', {
-        loopId: ended.loopId,
-        iteration: ended.iteration,
-        ...iterationTotals(context, ended.loopId, ended.iteration),
-        isFinal: ended.isFinal,
-        ...(ended.terminationReason ? { terminationReason: ended.terminationReason } : {}),
-      });
-    }
   }
 
   #takePendingSkip(codonId: string): boolean {

@@ -1,0 +1,125 @@
+import { executionThread } from '@hankweave/state';
+import type { ExecutionCodonEntry } from '@hankweave/types';
+import { decideFailureAction } from '../codon/failure-policy.js';
+import type { CodonRunOutcome } from '../codon/run-codon.js';
+import { entryCodon, expandAfterCodon } from '../plan/planner.js';
+import { iterationTotals } from './loop-progress.js';
+import { endRun } from './runs.js';
+import { emit, info, type RuntimeContext, transition } from './runtime-context.js';
+import { emitStateSnapshot } from './state-snapshot.js';
+
+/** What the driver does after a codon: run the next one, wait, stop, or retry after a delay. */
+export type Decision =
+  | { kind: 'next' }
+  | { kind: 'idle' }
+  | { kind: 'shutdown' }
+  | { kind: 'retry'; delayMs: number };
+
+/** Attempts and accumulated cost of a codon being retried (in memory, as in the original). */
+export type RetryAttempts = Map<string, { attempts: number; cost: number }>;
+
+/**
+ * What follows a codon attempt (reference §5.5 steps 11–14): `codon.completed` and
+ * `state.snapshot`, then the plan expansion for completed, skipped and ignored codons, or the
+ * failure policy (ignore, retry with backoff, stay active, or fail the run).
+ */
+export function decideAfterCodon(
+  context: RuntimeContext,
+  input: {
+    codonId: string;
+    entry: ExecutionCodonEntry;
+    runId: string;
+    outcome: CodonRunOutcome;
+    retryAttempts: RetryAttempts;
+    headless: boolean;
+  },
+): Decision {
+  const { codonId, outcome, retryAttempts, runId } = input;
+  const retry = retryAttempts.get(codonId) ?? { attempts: 0, cost: 0 };
+  const failureAction =
+    outcome.status === 'failed' && outcome.failureReason && !outcome.interrupted
+      ? decideFailureAction(entryCodon(input.entry), outcome.failureReason, retry.attempts + 1)
+      : undefined;
+  emit(context, 'codon.completed', {
+    codonId,
+    success: outcome.status === 'completed',
+    cost: outcome.status === 'skipped' ? 0 : outcome.cost + retry.cost,
+    duration: outcome.durationMs,
+    exitStatus: outcome.exitStatus,
+    ...(outcome.failureReason ? { failureReason: outcome.failureReason } : {}),
+    ...(failureAction?.action === 'continue' ? { failureIgnored: true } : {}),
+  });
+  emitStateSnapshot(context, false);
+  if (outcome.interrupted) return { kind: 'idle' };
+  if (outcome.status !== 'failed') {
+    retryAttempts.delete(codonId);
+    expandPlan(context, codonId, outcome);
+    return { kind: 'next' };
+  }
+  switch (failureAction?.action) {
+    case 'continue':
+      info(context, `Codon ${codonId} failed, continuing (onFailure=ignore)`);
+      expandPlan(context, codonId, outcome);
+      return { kind: 'next' };
+    case 'retry':
+      retryAttempts.set(codonId, { attempts: retry.attempts + 1, cost: retry.cost + outcome.cost });
+      info(
+        context,
+        `Retrying codon ${codonId} (attempt ${failureAction.attempt}/${failureAction.maxAttempts}) in ${failureAction.delayMs}ms`,
+      );
+      return { kind: 'retry', delayMs: failureAction.delayMs };
+    case 'stay-active':
+      if (input.headless) {
+        endRun(context, runId, 'failed', 'codon failure');
+        return { kind: 'shutdown' };
+      }
+      emit(context, 'server.idle', {
+        reason: 'codon-completed',
+        message: `Codon ${codonId} failed (${outcome.failureReason?.message}). Use 'codon.redo' to retry it, or roll back.`,
+      });
+      return { kind: 'idle' };
+    default:
+      endRun(context, runId, 'failed', 'codon failure');
+      return { kind: 'shutdown' };
+  }
+}
+
+/** Lazy loop expansion after a codon, with `loop.iteration.completed` when an iteration ends. */
+function expandPlan(context: RuntimeContext, codonId: string, outcome: CodonRunOutcome): void {
+  const plan = context.store.state.executionPlan;
+  const expansion = expandAfterCodon(plan, context.config, {
+    codonId,
+    contextExceeded: outcome.contextExceeded,
+    failed: outcome.status === 'failed',
+  });
+  const ids = (entries: readonly ExecutionCodonEntry[]) =>
+    entries.map((entry) => entry.codonId).join('\n');
+  if (ids(expansion.plan) !== ids(plan)) {
+    transition(context, { type: 'ExecutionPlanUpdated', data: { executionPlan: expansion.plan } });
+  }
+  const ended = expansion.iterationEnded;
+  if (ended) {
+    emit(context, 'loop.iteration.completed', {
+      loopId: ended.loopId,
+      iteration: ended.iteration,
+      ...iterationTotals(context, ended.loopId, ended.iteration),
+      isFinal: ended.isFinal,
+      ...(ended.terminationReason ? { terminationReason: ended.terminationReason } : {}),
+    });
+  }
+}
+
+/** A retry run continues after the plan entry before the codon, keeping its session. */
+export function retrySource(
+  context: RuntimeContext,
+  entry: ExecutionCodonEntry,
+  runId: string,
+): { runId: string; afterCodon: string | null; checkpointSha: string } {
+  const plan = context.store.state.executionPlan;
+  const previous = plan[plan.indexOf(entry) - 1];
+  if (!previous) return { runId, afterCodon: null, checkpointSha: '' };
+  const record = executionThread(context.store.state).codons.find(
+    ({ codon }) => codon.codonId === previous.codonId,
+  )?.codon as { completionCheckpoint?: string } | undefined;
+  return { runId, afterCodon: previous.codonId, checkpointSha: record?.completionCheckpoint ?? '' };
+}
