@@ -78,7 +78,7 @@ export async function resolveRollbackTarget(
       };
     throw new RuntimeError(
       'RUNTIME_NO_CHECKPOINT',
-      'No checkpoints found in execution history',
+      'No checkpoints found in execution history: nothing has been checkpointed yet, so there is nothing to roll back to. Run a codon first (codon.next).',
       {},
     );
   }

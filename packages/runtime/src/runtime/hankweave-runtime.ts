@@ -143,7 +143,11 @@ export class HankweaveRuntime {
    */
   start(): Promise<void> {
     if (this.#starting)
-      throw new RuntimeError('RUNTIME_INTERNAL', 'start() was already called', {});
+      throw new RuntimeError(
+        'RUNTIME_INTERNAL',
+        'start() was already called on this runtime; create a new runtime to start again',
+        {},
+      );
     this.#starting = this.#start();
     return this.#starting;
   }
@@ -287,11 +291,20 @@ export class HankweaveRuntime {
       (candidate) => candidate.codonId === codonId,
     );
     if (!entry)
-      throw new RuntimeError('RUNTIME_UNKNOWN_CODON', `Codon ${codonId} is not in the plan`, {
-        details: { codonId },
-      });
+      throw new RuntimeError(
+        'RUNTIME_UNKNOWN_CODON',
+        `Codon ${codonId} is not in the plan; use a runtime id from state.json's executionPlan (loop codons look like review#0)`,
+        {
+          details: { codonId },
+        },
+      );
     const run = currentRun(context.store.state);
-    if (!run) throw new RuntimeError('RUNTIME_INTERNAL', 'No run is open', {});
+    if (!run)
+      throw new RuntimeError(
+        'RUNTIME_INTERNAL',
+        'No run is open (an internal inconsistency); restart the runtime, which opens a run from the last checkpoint',
+        {},
+      );
     let runId = run.runId;
     if (!options.isAutoRetry && run.codons.some((codon) => codon.codonId === codonId)) {
       // Running a codon again opens a continuation run, so each run holds one attempt per codon.
