@@ -59,6 +59,12 @@ describe('isPidAlive() with zombies', () => {
       );
       try {
         expect(isPidAlive(pid)).toBe(true);
+        // Only once the shell has exec'd `sleep 60` does nobody reap the child; before that the
+        // shell would reap it and there would be no zombie to test.
+        const { readFileSync } = await import('node:fs');
+        await expect
+          .poll(() => readFileSync(`/proc/${parent.pid}/comm`, 'utf8').trim(), { timeout: 5000 })
+          .toBe('sleep');
         process.kill(pid, 'SIGKILL');
         await expect.poll(() => isPidAlive(pid), { timeout: 2000 }).toBe(false);
         // Still a zombie: the kernel keeps the pid, which is what fooled kill(pid, 0).
