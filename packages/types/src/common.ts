@@ -23,6 +23,15 @@ export const emptyTokenUsage = (): TokenUsage => ({
   cacheReadTokens: 0,
 });
 
+/** The sum of two token usages (a new object; extra fields of `a` are kept). */
+export const addTokenUsage = (a: TokenUsage, b: TokenUsage): TokenUsage => ({
+  ...a,
+  inputTokens: a.inputTokens + b.inputTokens,
+  outputTokens: a.outputTokens + b.outputTokens,
+  cacheCreationTokens: a.cacheCreationTokens + b.cacheCreationTokens,
+  cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
+});
+
 export const FAILURE_TYPES = [
   'timeout',
   'rate-limit',

@@ -18,6 +18,7 @@ export {
   agentUserLineSchema,
 } from './agent-log/agent-log-line.js';
 export {
+  addTokenUsage,
   type BudgetExceeded,
   budgetExceededSchema,
   CHECKPOINT_TYPES,
@@ -34,7 +35,13 @@ export {
   timestampSchema,
   tokenUsageSchema,
 } from './common.js';
-export { type ErrorDetails, HankweaveError } from './errors.js';
+export {
+  defineErrorClass,
+  type ErrorDetails,
+  HankweaveError,
+  type HankweaveErrorClass,
+  type HankweaveErrorOptions,
+} from './errors.js';
 export { agenticEventData } from './events/agentic-data.js';
 export { connectionEventData } from './events/connection-data.js';
 export {
@@ -125,7 +132,13 @@ export {
   type TerminateOn,
   terminateOnSchema,
 } from './hank/hank-config.js';
-export { formatJsonPath, type HankIssue, type HankValidation } from './hank/hank-issue.js';
+export {
+  formatJsonPath,
+  HANK_ISSUE_CODES,
+  type HankIssue,
+  type HankIssueCode,
+  type HankValidation,
+} from './hank/hank-issue.js';
 export { checkRefSyntax } from './hank/hank-refs.js';
 export {
   type CodonSentinelEntry,
@@ -147,6 +160,15 @@ export { FIELD_TYPO_MAP } from './hank/unknown-key-hints.js';
 export { type ValidateHankOptions, validateHank } from './hank/validate-hank.js';
 export { buildHankJsonSchema, buildSentinelJsonSchema } from './json-schemas.js';
 export {
+  costOfUsage,
+  createModelCatalog,
+  defaultModelCatalog,
+  type ModelCatalog,
+  type ModelRoute,
+} from './models/model-catalog.js';
+export { MODEL_CATALOG } from './models/model-catalog-data.js';
+export type { ModelEntry, ModelPrice } from './models/model-entry.js';
+export {
   CLIENT_COMMAND_TYPES,
   CLIENT_MODES,
   type ClientCommand,
@@ -159,6 +181,7 @@ export {
   READ_ONLY_COMMAND_TYPES,
   ROLLBACK_CHECKPOINT_TYPES,
 } from './protocol/commands.js';
+export { PROTOCOL_ERROR_CODES, type ProtocolErrorCode } from './protocol/protocol-error-codes.js';
 export {
   ACTIVE_CODON_STATUSES,
   type ActiveCodonStatus,
@@ -221,6 +244,9 @@ export {
   type ValidationWarning,
 } from './state/state.js';
 export {
+  type CodonTransitionedData,
+  type CodonTransitionMetadata,
+  REQUIRED_TRANSITION_METADATA,
   STATE_TRANSITION_TYPES,
   type StateTransition,
   type StateTransitionOf,

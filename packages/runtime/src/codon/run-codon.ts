@@ -4,6 +4,7 @@ import {
   type ActiveCodonStatus,
   type CodonConfig,
   type CodonStatus,
+  type CodonTransitionedData,
   type ExecutionCodonEntry,
   type ExitStatus,
   emptyTokenUsage,
@@ -84,7 +85,7 @@ export async function runCodon(
         to,
         at: context.clock().toISOString(),
         metadata,
-      },
+      } as CodonTransitionedData,
     });
     control.status = to;
   };

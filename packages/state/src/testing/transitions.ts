@@ -1,5 +1,7 @@
 import {
   type CodonStatus,
+  type CodonTransitionedData,
+  type CodonTransitionMetadata,
   emptyTokenUsage,
   type StartingConditions,
   type StateTransition,
@@ -7,7 +9,7 @@ import {
   type TokenUsage,
 } from '@hankweave/types';
 
-type Metadata = StateTransitionOf<'CodonTransitioned'>['data']['metadata'];
+type Metadata = CodonTransitionMetadata;
 
 /** A deterministic timestamp: `fixedTime(5)` is 12:00:05 on 2025-01-04 (seed 000's example day). */
 export const fixedTime = (second = 0): string =>
@@ -69,7 +71,9 @@ export const makeTransition = {
     second = 2,
   ): StateTransitionOf<'CodonTransitioned'> => ({
     type: 'CodonTransitioned',
-    data: { runId, codonId, from, to, at: fixedTime(second), metadata },
+    // Unchecked on purpose: the conformance suite also sends transitions that lack the metadata
+    // their target needs, to see the store refuse them.
+    data: { runId, codonId, from, to, at: fixedTime(second), metadata } as CodonTransitionedData,
   }),
   costsIncremented: (
     runId: string,

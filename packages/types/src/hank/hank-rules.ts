@@ -4,11 +4,11 @@ import {
   type HankConfig,
   isLoopConfig,
 } from './hank-config.js';
-import { formatJsonPath, type HankIssue } from './hank-issue.js';
+import { formatJsonPath, type HankIssue, type HankIssueCode } from './hank-issue.js';
 import { codonsInOrder, predecessorsOf } from './plan-order.js';
 import type { CodonSentinelEntry } from './sentinel-config.js';
 
-type Report = (path: PropertyKey[], code: string, message: string) => void;
+type Report = (path: PropertyKey[], code: HankIssueCode, message: string) => void;
 
 const DANGEROUS_COMMANDS = [
   /rm\s+-[a-z]*r[a-z]*f?[a-z]*\s+\/(\s|$)/i,

@@ -7,7 +7,7 @@ import {
   timestampSchema,
   tokenUsageSchema,
 } from '../common.js';
-import { activeCodonStatusSchema, codonStatusSchema } from './codon-execution.js';
+import { activeCodonStatusSchema, type CodonStatus, codonStatusSchema } from './codon-execution.js';
 import { sentinelStateSchema } from './sentinel-state.js';
 import { executionCodonEntrySchema, startingConditionsSchema } from './state.js';
 
@@ -17,6 +17,24 @@ import { executionCodonEntrySchema, startingConditionsSchema } from './state.js'
  * the reducer is a pure function and a journal of transitions replays to the same state.
  */
 const codonRef = { runId: z.string(), codonId: z.string() };
+
+const codonTransitionMetadataSchema = z.looseObject({
+  claudePid: z.number().int().optional(),
+  claudeLogPath: z.string().optional(),
+  previousSessionId: z.string().optional(),
+  claudeSessionId: z.string().optional(),
+  exitCode: z.number().int().optional(),
+  resultMessageReceived: z.boolean().optional(),
+  checkpointSha: z.string().optional(),
+  contextExceeded: z.boolean().optional(),
+  extensionCount: z.number().int().optional(),
+  budgetExceeded: budgetExceededSchema.optional(),
+  failedDuring: activeCodonStatusSchema.optional(),
+  skippedDuring: activeCodonStatusSchema.optional(),
+  failureReason: failureReasonSchema.optional(),
+  sentinelCount: z.number().int().optional(),
+  sentinelIds: z.array(z.string()).optional(),
+});
 
 export const stateTransitionSchema = z.discriminatedUnion('type', [
   z.looseObject({
@@ -65,25 +83,7 @@ export const stateTransitionSchema = z.discriminatedUnion('type', [
       from: codonStatusSchema,
       to: codonStatusSchema,
       at: timestampSchema,
-      metadata: z
-        .looseObject({
-          claudePid: z.number().int().optional(),
-          claudeLogPath: z.string().optional(),
-          previousSessionId: z.string().optional(),
-          claudeSessionId: z.string().optional(),
-          exitCode: z.number().int().optional(),
-          resultMessageReceived: z.boolean().optional(),
-          checkpointSha: z.string().optional(),
-          contextExceeded: z.boolean().optional(),
-          extensionCount: z.number().int().optional(),
-          budgetExceeded: budgetExceededSchema.optional(),
-          failedDuring: activeCodonStatusSchema.optional(),
-          skippedDuring: activeCodonStatusSchema.optional(),
-          failureReason: failureReasonSchema.optional(),
-          sentinelCount: z.number().int().optional(),
-          sentinelIds: z.array(z.string()).optional(),
-        })
-        .default({}),
+      metadata: codonTransitionMetadataSchema.default({}),
     }),
   }),
   z.looseObject({
@@ -144,7 +144,52 @@ export const stateTransitionSchema = z.discriminatedUnion('type', [
     data: z.looseObject({ executionPlan: z.array(executionCodonEntrySchema) }),
   }),
 ]);
-export type StateTransition = z.infer<typeof stateTransitionSchema>;
+/** Metadata a `CodonTransitioned` may carry (reference §5.5); which fields are required depends on `to`. */
+export type CodonTransitionMetadata = z.infer<typeof codonTransitionMetadataSchema>;
+
+/**
+ * The metadata each target status needs (reference §5.5 `validateTransitionMetadata`). The state
+ * reducer refuses a transition without it (`STATE_MISSING_METADATA`), and
+ * {@link CodonTransitionedData} makes the compiler refuse it first.
+ */
+export const REQUIRED_TRANSITION_METADATA = {
+  initializing: ['claudePid', 'claudeLogPath'],
+  running: ['claudeSessionId'],
+  failed: ['failedDuring', 'exitCode', 'failureReason'],
+  skipped: ['skippedDuring'],
+} as const satisfies Partial<Record<CodonStatus, readonly (keyof CodonTransitionMetadata)[]>>;
+
+type RequiredMetadataOf<To extends CodonStatus> =
+  To extends keyof typeof REQUIRED_TRANSITION_METADATA
+    ? (typeof REQUIRED_TRANSITION_METADATA)[To][number]
+    : never;
+
+/**
+ * The data of a `CodonTransitioned`, discriminated on its target status: `to: 'failed'` needs
+ * `failedDuring`, `exitCode` and `failureReason` in its metadata, and so on.
+ */
+export type CodonTransitionedData<To extends CodonStatus = CodonStatus> = To extends CodonStatus
+  ? {
+      runId: string;
+      codonId: string;
+      from: CodonStatus;
+      to: To;
+      at: string;
+      metadata: CodonTransitionMetadata & {
+        [Key in RequiredMetadataOf<To>]-?: NonNullable<CodonTransitionMetadata[Key]>;
+      };
+    }
+  : never;
+
+type ParsedTransition = z.infer<typeof stateTransitionSchema>;
+
+/**
+ * One change of state.json. `CodonTransitioned` is narrowed by its target status (see
+ * {@link CodonTransitionedData}); the others are as their schema says.
+ */
+export type StateTransition =
+  | Exclude<ParsedTransition, { type: 'CodonTransitioned' }>
+  | { type: 'CodonTransitioned'; data: CodonTransitionedData };
 export type StateTransitionType = StateTransition['type'];
 /** The transition of one type: `StateTransitionOf<'RunStarted'>`. */
 export type StateTransitionOf<T extends StateTransitionType> = Extract<

@@ -1,0 +1,33 @@
+// Public surface of @hankweave/durable-io: named exports only.
+
+export {
+  type AtomicWriteOptions,
+  fsyncDescriptor,
+  syncDirectory,
+  syncDirectorySync,
+  syncPath,
+  writeFileAtomic,
+  writeFileAtomicSync,
+} from './atomic-write.js';
+export {
+  errnoCode,
+  hasErrno,
+  ignoreMissing,
+  isMissing,
+  NO_DIRECTORY_SYNC_CODES,
+  NO_HARD_LINK_CODES,
+} from './errno.js';
+export {
+  ASYNC_FS_METHODS,
+  type AsyncFsMethod,
+  type Fs,
+  type FsFileHandle,
+  isNodeFs,
+  nodeFs,
+  SYNC_FS_METHODS,
+  type SyncFsMethod,
+} from './fs.js';
+export { moveAsideAsCorrupt } from './move-aside.js';
+export { Mutex } from './mutex.js';
+export { isInside, relativeInside } from './paths.js';
+export { sleep } from './sleep.js';

@@ -1,0 +1,18 @@
+// ./testing entry: fault injection, temporary directories and crash-test children.
+
+export {
+  createFaultyFs,
+  type Fault,
+  type FaultyFs,
+  type FaultyFsOptions,
+  type FsCall,
+  type FsOperation,
+  HANDLE_OPERATIONS,
+} from './testing/faulty-fs.js';
+export {
+  type ChildExit,
+  type ChildUnderTest,
+  type SpawnChildOptions,
+  spawnChild,
+} from './testing/kill-child.js';
+export { cleanupTempDirs, makeTempDir, type TempDir, useFixture } from './testing/temp-dir.js';
