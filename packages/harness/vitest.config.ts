@@ -1,4 +1,5 @@
 import { defineProject } from 'vitest/config';
 
-// Real-agent tests spawn Claude Code; each takes seconds, the idle-timeout one about 4.
+// No agent runs here (the real-agent tests are in @hankweave/claude-code); the README test starts
+// node for the quick start, and replays wait on their recorded pacing.
 export default defineProject({ test: { name: 'harness', testTimeout: 30_000 } });

@@ -29,7 +29,8 @@ describe('CheckpointEngine', () => {
       expect(x.git('config', 'user.name').trim()).toBe('Hankweave Runtime');
       // No GIT_WORK_TREE: core.worktree finds agentRoot.
       expect(x.git('rev-parse', '--show-toplevel').trim()).toBe(x.root);
-      expect(readdirSync(checkpoints).filter((name) => name.includes('.tmp-'))).toEqual([]);
+      // Temp names: the temp repository's `.tmp-` and the atomic writes' `.{hex}.tmp`.
+      expect(readdirSync(checkpoints).filter((name) => /\.tmp-|\.tmp$/.test(name))).toEqual([]);
       await assertRepoMatchesGit(engine);
     });
 
@@ -55,6 +56,11 @@ describe('CheckpointEngine', () => {
         '.hankweavecheckpoints.tmp-1-2-abc',
       );
       writeFileSync(tempRepo, 'junk');
+      // What an atomic write killed before its rename leaves (durable-io's temp name).
+      const tempConfig = join(x.exec, '.hankweave', 'checkpoints', '.gitconfig.0123456789ab.tmp');
+      const tempPack = join(gitDir, 'objects', 'pack', 'pack-1.idx.0123456789ab.tmp');
+      writeFileSync(tempConfig, 'junk');
+      writeFileSync(tempPack, 'junk');
       const second = await x.open();
       expect(second.initialCheckpoint).toBe(first.initialCheckpoint);
       expect((await second.head()).sha).toBe(made.sha);
@@ -66,6 +72,8 @@ describe('CheckpointEngine', () => {
       ).toEqual([]);
       expect(packs.length % 2).toBe(0); // each .pack with its .idx
       expect(existsSync(tempRepo)).toBe(false);
+      expect(existsSync(tempConfig)).toBe(false);
+      expect(existsSync(tempPack)).toBe(false);
       const next = await second.checkpoint(input(['a.txt']));
       expect(next.parent).toBe(made.sha);
       expect(next.hashed).toBe(0); // the persisted stat cache vouched for a.txt

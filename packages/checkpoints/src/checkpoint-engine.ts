@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { Mutex } from '@hankweave/durable-io';
 import { CheckpointError, toStorageError } from './errors.js';
 import type { EngineContext } from './internal/context.js';
 import { diffCommits } from './internal/diff.js';
@@ -8,7 +9,6 @@ import { layoutFor } from './internal/layout.js';
 import { assertMessageInput } from './internal/message.js';
 import { ObjectStore } from './internal/object-store.js';
 import { modeString } from './internal/objects.js';
-import { Mutex } from './internal/pool.js';
 import { readPath } from './internal/read-path.js';
 import { assertRunId, Refs } from './internal/refs.js';
 import { ensureRepository, sweepRepository } from './internal/repository.js';
@@ -161,8 +161,11 @@ export class CheckpointEngine {
         await this.ctx.history.resolve(ref);
         return true;
       } catch (error) {
-        const code = (error as CheckpointError).code;
-        if (code === 'CHECKPOINT_NOT_FOUND' || code === 'CHECKPOINT_INVALID_INPUT') return false;
+        if (
+          CheckpointError.is(error, 'CHECKPOINT_NOT_FOUND') ||
+          CheckpointError.is(error, 'CHECKPOINT_INVALID_INPUT')
+        )
+          return false;
         throw error;
       }
     });

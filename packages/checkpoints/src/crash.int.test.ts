@@ -1,7 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { sleep } from '@hankweave/durable-io';
+import { type ChildUnderTest, spawnChild } from '@hankweave/durable-io/testing';
 import { build } from 'tsup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupExecutions, makeExecution } from '../test/helpers.js';
@@ -38,9 +40,10 @@ beforeAll(async () => {
     silent: true,
     config: false,
     splitting: false,
-    // The engine needs only HankweaveError from @hankweave/types; bundling that one file spares
-    // each of the 100+ children the startup cost of every zod schema the package defines.
-    external: ['isomorphic-git'],
+    // The engine needs only the error toolkit from @hankweave/types; bundling that one file
+    // spares each of the 100+ children the startup cost of every zod schema the package defines.
+    // @hankweave/durable-io is small and resolved from the package's node_modules at run time.
+    external: ['isomorphic-git', '@hankweave/durable-io'],
     noExternal: ['@hankweave/types'],
     esbuildOptions(options) {
       options.alias = { '@hankweave/types': typesErrors };
@@ -53,38 +56,9 @@ afterAll(() => {
   rmSync(outDir, { recursive: true, force: true });
 });
 
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
-interface Incarnation {
-  lines: string[];
-  exit: Promise<void>;
-  ready: Promise<void>;
-  stderr: string[];
-}
-
-function start(exec: string, seed: number, incarnation: number): [ChildProcess, Incarnation] {
-  const child = spawn(process.execPath, [childScript, exec, String(seed), String(incarnation)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const lines: string[] = [];
-  const stderr: string[] = [];
-  let buffered = '';
-  let markReady: () => void = () => undefined;
-  const ready = new Promise<void>((done) => {
-    markReady = done;
-  });
-  child.stdout?.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString();
-    const parts = buffered.split('\n');
-    buffered = parts.pop() ?? '';
-    for (const line of parts) {
-      lines.push(line);
-      if (line.startsWith('ready')) markReady();
-    }
-  });
-  child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
-  const exit = new Promise<void>((done) => child.on('close', () => done()));
-  return [child, { lines, exit, ready, stderr }];
+/** One child: checkpoints (and restores) in a loop until killed; see test/crash-child.ts. */
+function start(exec: string, seed: number, incarnation: number): ChildUnderTest {
+  return spawnChild(childScript, [exec, String(seed), String(incarnation)]);
 }
 
 /** Native git without blocking the event loop, so two repositories can be checked at once. */
@@ -137,23 +111,23 @@ async function killLoop(exec: string, lane: number, tally: Tally): Promise<void>
     incarnation++
   ) {
     const seed = ((incarnation * 2654435761) ^ (lane * 40503)) >>> 0;
-    const [child, run] = start(exec, seed, incarnation);
+    const child = start(exec, seed, incarnation);
     if (incarnation % 8 === 0)
       await sleep(seed % 60); // now and then, kill during open()
     else {
-      await Promise.race([run.ready, run.exit]);
+      // Resolves on `ready`, or when the child exits without it (the check below reports that).
+      await child.waitForLine((line) => line.startsWith('ready')).catch(() => undefined);
       await sleep(5 + (seed % 120));
     }
-    child.kill('SIGKILL');
-    await run.exit;
-    if (child.signalCode !== 'SIGKILL') {
+    const exit = await child.kill();
+    if (exit.signal !== 'SIGKILL') {
       throw new Error(
-        `child ${lane}/${incarnation} exited by itself (${child.exitCode}): ${run.stderr.join('')}`,
+        `child ${lane}/${incarnation} exited by itself (${exit.code}): ${exit.stderr}`,
       );
     }
     tally.kills++;
     let pending: string | undefined;
-    for (const line of run.lines) {
+    for (const line of exit.lines) {
       const [kind, codonId, , tree] = line.split(' ');
       if (kind === 'done' && tree) trees.add(tree);
       pending = kind === 'pending' ? codonId : undefined;

@@ -1,12 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { cleanupTempDirs, makeTempDir } from '@hankweave/durable-io/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanupExecutions, input, makeExecution } from '../test/helpers.js';
 import type { CheckpointEngine } from './index.js';
 
 afterEach(cleanupExecutions);
+afterEach(cleanupTempDirs);
 
 /** Writes the `from` side into a scratch dir, applies the patches with `git apply`, returns it. */
 async function applyPatches(
@@ -14,7 +15,7 @@ async function applyPatches(
   from: string,
   patch: string,
 ): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'hankweave-apply-'));
+  const { path: dir } = await makeTempDir('hankweave-apply-');
   for (const file of await engine.files(from)) {
     if (file.mode === '120000') continue;
     mkdirSync(dirname(join(dir, file.path)), { recursive: true });
@@ -93,7 +94,6 @@ describe('CheckpointEngine', () => {
           true,
         );
       }
-      rmSync(dir, { recursive: true, force: true });
     });
 
     it('filters by path, flags binary files, shows type changes and can skip patches', async () => {

@@ -1,4 +1,5 @@
-import { HankweaveError } from '@hankweave/types';
+import { errnoCode } from '@hankweave/durable-io';
+import { defineErrorClass } from '@hankweave/types';
 
 /**
  * Every code a {@link CheckpointError} can carry. The list is part of the public contract (the
@@ -28,21 +29,19 @@ export type CheckpointErrorCode = (typeof CHECKPOINT_ERROR_CODES)[number];
 
 /**
  * The one error class of `@hankweave/checkpoints`. Branch on `code`, never on the message:
- * `if (CheckpointError.is(e) && e.code === 'CHECKPOINT_NOT_FOUND')`.
+ * `if (CheckpointError.is(e, 'CHECKPOINT_NOT_FOUND'))`.
  */
-export class CheckpointError extends HankweaveError<CheckpointErrorCode> {
-  override name = 'CheckpointError';
-}
+export class CheckpointError extends defineErrorClass('CheckpointError', CHECKPOINT_ERROR_CODES) {}
 
 /** Wraps an unknown failure from the file system as `CHECKPOINT_STORAGE_FAILED`, keeping ours. */
 export function toStorageError(error: unknown, message: string, path?: string): CheckpointError {
-  if (error instanceof CheckpointError) return error;
-  const code = (error as { code?: unknown } | null)?.code;
+  if (CheckpointError.is(error)) return error;
+  const code = errnoCode(error);
   return new CheckpointError('CHECKPOINT_STORAGE_FAILED', message, {
     cause: error,
     details: {
       ...(path === undefined ? {} : { path }),
-      ...(typeof code === 'string' ? { errno: code } : {}),
+      ...(code === undefined ? {} : { errno: code }),
     },
   });
 }

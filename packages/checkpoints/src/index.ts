@@ -1,6 +1,5 @@
 export { CheckpointEngine } from './checkpoint-engine.js';
 export { CHECKPOINT_ERROR_CODES, CheckpointError, type CheckpointErrorCode } from './errors.js';
-export type { CheckpointFs } from './internal/io.js';
 export {
   type CheckpointMessage,
   formatMessage as formatCheckpointMessage,

@@ -1,8 +1,9 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { createFaultyFs } from '@hankweave/durable-io/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanupExecutions, input, makeExecution } from '../test/helpers.js';
-import { assertRepoMatchesGit, createFaultyFs } from './testing.js';
+import { assertRepoMatchesGit } from './testing.js';
 
 afterEach(cleanupExecutions);
 
@@ -84,14 +85,14 @@ describe('CheckpointEngine', () => {
       const first = await good.checkpoint(input(['a.txt']));
       await good.close();
       const faulty = createFaultyFs({
-        operation: 'open',
+        failAt: 'open',
         pathIncludes: 'refs/heads/run-run1.lock',
         code: 'ENOSPC',
       });
-      const broken = await x.open({ fs: faulty.fs });
+      const broken = await x.open({ fs: faulty });
       x.write('a.txt', 'two\n');
       const error = await broken.checkpoint(input(['a.txt'])).catch((caught: unknown) => caught);
-      expect(faulty.fired).toBe(true);
+      expect(faulty.faulted).toBe(true);
       expect(error).toMatchObject({
         code: 'CHECKPOINT_STORAGE_FAILED',
         details: { errno: 'ENOSPC' },
@@ -106,8 +107,8 @@ describe('CheckpointEngine', () => {
 
     it('works through an injected fs end to end', async () => {
       const x = makeExecution();
-      const faulty = createFaultyFs({ operation: 'chmod', nth: 1_000_000 });
-      const engine = await x.open({ fs: faulty.fs, packThreshold: 5 });
+      const faulty = createFaultyFs({ failAt: 'chmod', after: 999_999, times: 1 });
+      const engine = await x.open({ fs: faulty, packThreshold: 5 });
       x.write('a.txt', 'a\n');
       x.write('dir/b.txt', 'b\n', 0o755);
       x.link('l', 'a.txt');

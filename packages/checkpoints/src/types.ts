@@ -1,4 +1,4 @@
-import type { CheckpointFs } from './internal/io.js';
+import type { Fs } from '@hankweave/durable-io';
 
 /** The moments a checkpoint records (seed 002 "Checkpoint Types"). */
 export const CHECKPOINT_TYPES = ['rig-setup', 'completed', 'error', 'skipped', 'exit'] as const;
@@ -11,10 +11,11 @@ export interface CheckpointEngineOptions {
   /** The execution directory; the work tree is `{executionDir}/agentRoot`. */
   executionDir: string;
   /**
-   * A `node:fs/promises` subset used for every file operation and forwarded to isomorphic-git.
-   * Default: the real module, with synchronous `lstat` for the stat walk (the fast path).
+   * The file system (`Fs` from `@hankweave/durable-io`) used for every file operation and
+   * forwarded to isomorphic-git. Default `nodeFs`, the real one, with synchronous `lstat` for the
+   * stat walk and other fast paths; any other fs sees every call through its promises.
    */
-  fs?: CheckpointFs;
+  fs?: Fs;
   /** Files larger than this many bytes are skipped and reported. Default 100 MB. */
   maxFileSize?: number;
   /**

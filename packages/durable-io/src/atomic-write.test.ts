@@ -1,7 +1,12 @@
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeFileAtomic, writeFileAtomicSync } from './atomic-write.js';
+import {
+  createDirectory,
+  isAtomicTempName,
+  writeFileAtomic,
+  writeFileAtomicSync,
+} from './atomic-write.js';
 import { cleanupTempDirs, createFaultyFs, makeTempDir } from './testing.js';
 
 afterEach(cleanupTempDirs);
@@ -42,6 +47,20 @@ describe('writeFileAtomic()', () => {
     expect((await stat(target)).mode & 0o777).toBe(0o600);
   });
 
+  it('fsyncs the parent of every directory it creates', async () => {
+    const { path: dir } = await makeTempDir();
+    const fs = createFaultyFs();
+    await writeFileAtomic(join(dir, 'a', 'b', 'file'), 'x', { fs, createParents: true });
+    const synced = fs.trace
+      .filter((call, index) => call.op === 'fsync' && fs.trace[index - 1]?.op === 'open')
+      .map((call) => call.path);
+    // The parent of each new directory, then (after the rename) the file's directory.
+    expect(synced).toEqual([join(dir, 'a'), dir, join(dir, 'a', 'b')]);
+    const again = createFaultyFs();
+    await createDirectory(join(dir, 'a', 'b'), { fs: again });
+    expect(again.calls('fsync')).toBe(0); // nothing was created, nothing to sync
+  });
+
   it('fails with EEXIST and leaves the holder alone when exclusive and the lock is held', async () => {
     const { path: dir } = await makeTempDir();
     const target = join(dir, 'HEAD');
@@ -51,6 +70,16 @@ describe('writeFileAtomic()', () => {
     });
     expect(await readFile(`${target}.lock`, 'utf8')).toBe('held by someone else');
     await expect(stat(target)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('names its temporary files so that leftovers can be recognised', async () => {
+    const { path: dir } = await makeTempDir();
+    const fs = createFaultyFs({ failAt: 'rename', mode: 'crash' });
+    await writeFileAtomic(join(dir, 'HEAD'), 'x', { fs }).catch(() => undefined);
+    const [leftover] = await readdir(dir);
+    expect(leftover && isAtomicTempName(leftover)).toBe(true);
+    expect(isAtomicTempName('run-x.tmp')).toBe(false);
+    expect(isAtomicTempName('HEAD.lock')).toBe(false);
   });
 
   it('reuses a fixed temporary path left by a crashed writer', async () => {

@@ -20,7 +20,10 @@ export interface AtomicWriteOptions {
    * Default: the value of `fsync`. File systems that cannot sync a directory are tolerated.
    */
   syncDirectory?: boolean;
-  /** Create missing parent directories first. Default false. */
+  /**
+   * Create missing parent directories first; with `fsync`, the directories that gained an entry
+   * are fsynced too, so the new path survives a power loss. Default false.
+   */
   createParents?: boolean;
   /**
    * git's lock protocol: the temporary file is `{path}.lock`, created with `O_EXCL`, so a second
@@ -39,10 +42,21 @@ export interface AtomicWriteOptions {
 
 const DEFAULT_MODE = 0o644;
 
+// `{name}.{12 hex}.tmp`: the unique temporary names of writeFileAtomic.
+const TEMP_SUFFIX = /\.[0-9a-f]{12}\.tmp$/;
+
 function tempPathFor(path: string, options: AtomicWriteOptions): { temp: string; flags: string } {
   if (options.tempPath !== undefined) return { temp: options.tempPath, flags: 'w' };
   if (options.exclusive) return { temp: `${path}.lock`, flags: 'wx' };
   return { temp: `${path}.${randomBytes(6).toString('hex')}.tmp`, flags: 'wx' };
+}
+
+/**
+ * True for a file name that {@link writeFileAtomic} uses as a unique temporary file: what a writer
+ * killed mid-write leaves behind, safe to delete once no writer can be running.
+ */
+export function isAtomicTempName(name: string): boolean {
+  return TEMP_SUFFIX.test(name);
 }
 
 /**
@@ -60,7 +74,7 @@ export async function writeFileAtomic(
 ): Promise<void> {
   const fs = options.fs ?? nodeFs;
   const fsync = options.fsync ?? true;
-  if (options.createParents) await fs.mkdir(dirname(path), { recursive: true });
+  if (options.createParents) await createDirectory(dirname(path), { fs, fsync });
   const { temp, flags } = tempPathFor(path, options);
   const handle: FsFileHandle = await fs.open(temp, flags, options.mode ?? DEFAULT_MODE);
   try {
@@ -112,6 +126,25 @@ export function writeFileAtomicSync(
     throw error;
   }
   if (options.syncDirectory ?? fsync) syncDirectorySync(dirname(path));
+}
+
+/**
+ * `mkdir -p` that, with `fsync` (default true), also fsyncs every directory that gained an entry:
+ * the parent of each directory it created. Nothing is synced when `dir` already existed.
+ */
+export async function createDirectory(
+  dir: string,
+  options: { fs?: Fs; fsync?: boolean } = {},
+): Promise<void> {
+  const fs = options.fs ?? nodeFs;
+  const first = await fs.mkdir(dir, { recursive: true });
+  if (first === undefined || options.fsync === false) return;
+  // `first` is the topmost directory created: every parent from `dir`'s up to `first`'s changed.
+  const top = dirname(first);
+  for (let current = dirname(dir); ; current = dirname(current)) {
+    await syncDirectory(current, { fs });
+    if (current === top || current === dirname(current)) break;
+  }
 }
 
 /** fsync(2) of a file or directory by path. */

@@ -2,7 +2,9 @@
 
 export {
   type AtomicWriteOptions,
+  createDirectory,
   fsyncDescriptor,
+  isAtomicTempName,
   syncDirectory,
   syncDirectorySync,
   syncPath,
@@ -27,6 +29,7 @@ export {
   SYNC_FS_METHODS,
   type SyncFsMethod,
 } from './fs.js';
+export { lastLineStart } from './last-line.js';
 export { moveAsideAsCorrupt } from './move-aside.js';
 export { Mutex } from './mutex.js';
 export { isInside, relativeInside } from './paths.js';

@@ -15,4 +15,12 @@ export {
   type SpawnChildOptions,
   spawnChild,
 } from './testing/kill-child.js';
+export {
+  checkReadmeApi,
+  compareReadmeApi,
+  type ReadmeApiEntry,
+  type ReadmeApiModule,
+  type ReadmeApiReport,
+  typeExportNames,
+} from './testing/readme-api.js';
 export { cleanupTempDirs, makeTempDir, type TempDir, useFixture } from './testing/temp-dir.js';

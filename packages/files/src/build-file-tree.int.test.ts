@@ -1,13 +1,16 @@
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { tmpDir, writeTree } from '../test/helpers/tmp-dir.js';
+import { cleanupTempDirs, makeTempDir } from '@hankweave/durable-io/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { writeTree } from '../test/helpers/tree.js';
 import { buildFileTree } from './build-file-tree.js';
 import type { FilesWarning } from './errors.js';
 
+afterEach(cleanupTempDirs);
+
 describe('buildFileTree()', () => {
-  it('reads mtimes from disk, symlinks not followed, and leaves out vanished files with a warning', () => {
-    const root = tmpDir();
+  it('reads mtimes from disk, symlinks not followed, and leaves out vanished files with a warning', async () => {
+    const { path: root } = await makeTempDir('hankweave-files-');
     writeTree(root, { 'a.txt': '', link: { link: 'nowhere' } });
     const warnings: FilesWarning[] = [];
     const tree = buildFileTree(['a.txt', 'gone.txt', 'link'], {

@@ -1,6 +1,6 @@
-import { errnoOf, FilesError, type FilesWarning } from './errors.js';
+import { errnoCode, type Fs, isMissing, nodeFs } from '@hankweave/durable-io';
+import { FilesError, type FilesWarning } from './errors.js';
 import type { FileNode } from './file-node.js';
-import { type FilesFs, nodeFilesFs } from './files-fs.js';
 import { compareUtf8 } from './internal/compare-paths.js';
 import { absoluteRoot, normalizeRelative } from './internal/paths.js';
 
@@ -12,8 +12,8 @@ export interface BuildFileTreeOptions {
   readonly stats?: ReadonlyMap<string, { readonly mtimeMs: number }>;
   /** Called for each path skipped because it vanished or could not be stat'ed. */
   readonly onWarning?: (warning: FilesWarning) => void;
-  /** The fs used for stats; default the real one. */
-  readonly fs?: FilesFs;
+  /** The fs used for stats (its `lstatSync`); default the real one (`nodeFs`). */
+  readonly fs?: Fs;
 }
 
 interface MutableNode extends FileNode {
@@ -34,7 +34,7 @@ interface MutableNode extends FileNode {
  */
 export function buildFileTree(paths: readonly string[], options: BuildFileTreeOptions): FileNode[] {
   const rootAbs = absoluteRoot(options.root);
-  const fs = options.fs ?? nodeFilesFs;
+  const fs = options.fs ?? nodeFs;
   const top: MutableNode = directory('', '');
   for (const raw of paths) {
     const path = checkPath(raw);
@@ -61,7 +61,7 @@ function checkPath(raw: string): string {
 }
 
 function statMtime(
-  fs: FilesFs,
+  fs: Fs,
   rootAbs: string,
   path: string,
   options: BuildFileTreeOptions,
@@ -70,9 +70,9 @@ function statMtime(
     const stats = fs.lstatSync(`${rootAbs === '/' ? '' : rootAbs}/${path}`, { bigint: true });
     return Number(stats.mtimeMs);
   } catch (error) {
-    const errno = errnoOf(error);
+    const errno = errnoCode(error);
     options.onWarning?.({
-      code: errno === 'ENOENT' || errno === 'ENOTDIR' ? 'FILES_NOT_FOUND' : 'FILES_UNREADABLE',
+      code: isMissing(error) ? 'FILES_NOT_FOUND' : 'FILES_UNREADABLE',
       path,
       message: `${path} could not be stat'ed (${errno ?? 'unknown error'}); left out of the tree`,
       ...(errno ? { errno } : {}),

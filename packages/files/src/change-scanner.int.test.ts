@@ -1,11 +1,14 @@
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { cleanupTempDirs, createFaultyFs, makeTempDir } from '@hankweave/durable-io/testing';
+import { afterEach, describe, expect, it } from 'vitest';
 import { frozenFs } from '../test/helpers/frozen-fs.js';
-import { ageTree, tmpDir, writeTree } from '../test/helpers/tmp-dir.js';
+import { ageTree, writeTree } from '../test/helpers/tree.js';
 import { ChangeScanner } from './change-scanner.js';
 import type { FileChanges } from './snapshot.js';
 import { UnifiedFileResolver } from './unified-file-resolver.js';
+
+afterEach(cleanupTempDirs);
 
 const summary = (changes: FileChanges) => ({
   created: changes.created.map((change) => change.path),
@@ -15,8 +18,8 @@ const summary = (changes: FileChanges) => ({
 
 describe('ChangeScanner', () => {
   describe('scan()', () => {
-    it('reports every file as created first, then nothing while nothing changes', () => {
-      const root = tmpDir();
+    it('reports every file as created first, then nothing while nothing changes', async () => {
+      const { path: root } = await makeTempDir('hankweave-files-');
       writeTree(root, { 'a.ts': '1', 'src/b.ts': '2' });
       const scanner = new ChangeScanner(root);
       expect(summary(scanner.scan(['**']).changes)).toEqual({
@@ -31,8 +34,8 @@ describe('ChangeScanner', () => {
       });
     });
 
-    it('reports created, modified and deleted files with before and after stats', () => {
-      const root = tmpDir();
+    it('reports created, modified and deleted files with before and after stats', async () => {
+      const { path: root } = await makeTempDir('hankweave-files-');
       writeTree(root, { 'a.ts': '1', 'src/b.ts': '2', 'src/c.ts': '3' });
       const scanner = new ChangeScanner(root);
       scanner.scan(['**']);
@@ -51,25 +54,26 @@ describe('ChangeScanner', () => {
       expect(scanner.current).toBe(snapshot);
     });
 
-    it('reads only the directories whose stat changed once listings are settled', () => {
-      const root = tmpDir();
+    it('reads only the directories whose stat changed once listings are settled', async () => {
+      const { path: root } = await makeTempDir('hankweave-files-');
       writeTree(root, { 'a/x.ts': '', 'b/y.ts': '', 'c/d/z.ts': '' });
       ageTree(root);
-      const { fs, readdir } = frozenFs(() => false);
+      const fs = createFaultyFs();
       const scanner = new ChangeScanner(root, {
         resolver: new UnifiedFileResolver({ fs, racyWindowMs: 0 }),
       });
       scanner.scan(['**']);
-      readdir.mockClear();
+      fs.clearTrace();
       expect(summary(scanner.scan(['**']).changes).created).toEqual([]);
-      expect(readdir).not.toHaveBeenCalled();
+      expect(fs.calls('readdirSync')).toBe(0);
       writeFileSync(join(root, 'c/d/new.ts'), '');
       expect(summary(scanner.scan(['**']).changes).created).toEqual(['c/d/new.ts']);
-      expect(readdir.mock.calls.map(([path]) => path)).toEqual([join(root, 'c/d')]);
+      const read = fs.trace.filter((call) => call.op === 'readdirSync').map((call) => call.path);
+      expect(read).toEqual([join(root, 'c/d')]);
     });
 
-    it('notices new entries at the top of a root that is a symlink to a directory', () => {
-      const base = tmpDir();
+    it('notices new entries at the top of a root that is a symlink to a directory', async () => {
+      const { path: base } = await makeTempDir('hankweave-files-');
       writeTree(base, { 'real/a.ts': '' });
       symlinkSync(join(base, 'real'), join(base, 'link'));
       ageTree(base);
@@ -80,16 +84,16 @@ describe('ChangeScanner', () => {
       expect(summary(scanner.scan(['**']).changes).created).toEqual(['b.ts']);
     });
 
-    it('re-reads a directory listed while its mtime was racy, so same-tick additions are found', () => {
-      const root = tmpDir();
+    it('re-reads a directory listed while its mtime was racy, so same-tick additions are found', async () => {
+      const { path: root } = await makeTempDir('hankweave-files-');
       writeTree(root, { 'd/a.ts': '' });
       // The frozen stat plays a coarse clock: adding b.ts leaves d's stat exactly as it was.
       const frozen = (path: string) => path === join(root, 'd');
       const racyAware = new ChangeScanner(root, {
-        resolver: new UnifiedFileResolver({ fs: frozenFs(frozen).fs, racyWindowMs: 60_000 }),
+        resolver: new UnifiedFileResolver({ fs: frozenFs(frozen), racyWindowMs: 60_000 }),
       });
       const trusting = new ChangeScanner(root, {
-        resolver: new UnifiedFileResolver({ fs: frozenFs(frozen).fs, racyWindowMs: 0 }),
+        resolver: new UnifiedFileResolver({ fs: frozenFs(frozen), racyWindowMs: 0 }),
       });
       racyAware.scan(['**']); // d was just created: its listing is not trusted
       ageTree(root);
@@ -99,8 +103,8 @@ describe('ChangeScanner', () => {
       expect(summary(racyAware.scan(['**']).changes).created).toEqual(['d/b.ts']);
     });
 
-    it('follows .gitignore edits and pattern changes', () => {
-      const root = tmpDir();
+    it('follows .gitignore edits and pattern changes', async () => {
+      const { path: root } = await makeTempDir('hankweave-files-');
       writeTree(root, { '.gitignore': '', 'a.ts': '', 'b.md': '' });
       const scanner = new ChangeScanner(root);
       scanner.scan(['**/*.ts']);
@@ -111,8 +115,8 @@ describe('ChangeScanner', () => {
   });
 
   describe('reset()', () => {
-    it('compares the next scan with the given baseline', () => {
-      const root = tmpDir();
+    it('compares the next scan with the given baseline', async () => {
+      const { path: root } = await makeTempDir('hankweave-files-');
       writeTree(root, { 'a.ts': '' });
       const scanner = new ChangeScanner(root);
       const first = scanner.scan(['**']).snapshot;

@@ -1,6 +1,6 @@
 import { HankweaveError } from '@hankweave/types';
 import { describe, expect, it } from 'vitest';
-import { errnoOf, FILES_ERROR_CODES, FilesError } from './errors.js';
+import { FILES_ERROR_CODES, FilesError } from './errors.js';
 
 describe('FilesError', () => {
   it('keeps its list of codes stable', () => {
@@ -16,20 +16,14 @@ describe('FilesError', () => {
     const error = new FilesError('FILES_UNREADABLE', 'x', { cause, details: { path: 'a' } });
     expect(error).toBeInstanceOf(HankweaveError);
     expect(FilesError.is(error)).toBe(true);
+    expect(FilesError.is(error, 'FILES_UNREADABLE')).toBe(true);
+    expect(FilesError.is(error, 'FILES_NOT_FOUND')).toBe(false);
+    expect(FilesError.is(new HankweaveError('FILES_UNREADABLE', 'x'))).toBe(false);
     expect(error.cause).toBe(cause);
     expect(error.toJSON()).toMatchObject({
       name: 'FilesError',
       code: 'FILES_UNREADABLE',
       details: { path: 'a' },
     });
-  });
-});
-
-describe('errnoOf()', () => {
-  it('returns the string code of a system error and undefined otherwise', () => {
-    expect(errnoOf(Object.assign(new Error('x'), { code: 'ENOENT' }))).toBe('ENOENT');
-    expect(errnoOf(new Error('x'))).toBeUndefined();
-    expect(errnoOf({ code: 3 })).toBeUndefined();
-    expect(errnoOf(null)).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import { HankweaveError } from '@hankweave/types';
+import { defineErrorClass } from '@hankweave/types';
 
 /** Every code a {@link FilesError} (or a {@link FilesWarning}) can carry. */
 export const FILES_ERROR_CODES = [
@@ -19,9 +19,7 @@ export type FilesErrorCode = (typeof FILES_ERROR_CODES)[number];
  * The one error class of `@hankweave/files`. Match on `code`, never on the message:
  * `if (FilesError.is(e) && e.code === 'FILES_PATH_ESCAPES_ROOT') ...`.
  */
-export class FilesError extends HankweaveError<FilesErrorCode> {
-  override readonly name = 'FilesError';
-}
+export class FilesError extends defineErrorClass('FilesError', FILES_ERROR_CODES) {}
 
 /**
  * A non-fatal problem met during a walk or scan (an unreadable directory, a file that vanished
@@ -36,13 +34,4 @@ export interface FilesWarning {
   readonly message: string;
   /** The system error code (`EACCES`, `ENOENT`, `ELOOP`...), when there was one. */
   readonly errno?: string;
-}
-
-/** Extracts the errno-style code (`ENOENT`...) from an unknown thrown value. */
-export function errnoOf(error: unknown): string | undefined {
-  if (typeof error === 'object' && error !== null && 'code' in error) {
-    const code = (error as { code: unknown }).code;
-    return typeof code === 'string' ? code : undefined;
-  }
-  return undefined;
 }

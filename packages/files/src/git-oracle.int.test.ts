@@ -1,11 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { cleanupTempDirs, makeTempDir } from '@hankweave/durable-io/testing';
 import micromatch from 'micromatch';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { gitInit, gitInitBare, gitLsFiles } from '../test/helpers/git.js';
 import { writeRandomTree } from '../test/helpers/random-tree.js';
-import { type TreeSpec, tmpDir, writeTree } from '../test/helpers/tmp-dir.js';
+import { type TreeSpec, writeTree } from '../test/helpers/tree.js';
 import { UnifiedFileResolver } from './unified-file-resolver.js';
+
+afterEach(cleanupTempDirs);
 
 /** Hand-written trees for the rules people trip over; each is checked against git too. */
 const SCENARIOS: Record<string, TreeSpec> = {
@@ -98,8 +101,8 @@ function describeTree(ignoreFiles: Record<string, string>): string {
 
 describe('UnifiedFileResolver against native git', () => {
   describe('resolve()', () => {
-    it.each(SEEDS)('lists exactly what git ls-files lists (seed %i)', (seed) => {
-      const root = tmpDir();
+    it.each(SEEDS)('lists exactly what git ls-files lists (seed %i)', async (seed) => {
+      const { path: root } = await makeTempDir('hankweave-files-');
       const tree = writeRandomTree(root, seed);
       gitInitBare(root);
       const expected = gitLsFiles(root);
@@ -109,8 +112,8 @@ describe('UnifiedFileResolver against native git', () => {
 
     it.each(SEEDS.slice(0, 12))(
       'agrees with git filtered by globs and negations (seed %i)',
-      (seed) => {
-        const root = tmpDir();
+      async (seed) => {
+        const { path: root } = await makeTempDir('hankweave-files-');
         writeRandomTree(root, seed);
         gitInitBare(root);
         const positive = ['**/*.ts', '*/*.js', 'a/**', '{b,lib}/**/*.md'];
@@ -125,15 +128,15 @@ describe('UnifiedFileResolver against native git', () => {
       },
     );
 
-    it.each(Object.keys(SCENARIOS))('agrees with git when %s', (name) => {
-      const root = tmpDir();
+    it.each(Object.keys(SCENARIOS))('agrees with git when %s', async (name) => {
+      const { path: root } = await makeTempDir('hankweave-files-');
       writeTree(root, SCENARIOS[name] as TreeSpec);
       gitInitBare(root);
       expect(new UnifiedFileResolver().resolve(root, ['**'])).toEqual(gitLsFiles(root));
     });
 
-    it('honours .git/info/exclude below the root .gitignore, as git does', () => {
-      const root = tmpDir();
+    it('honours .git/info/exclude below the root .gitignore, as git does', async () => {
+      const { path: root } = await makeTempDir('hankweave-files-');
       writeRandomTree(root, 42);
       gitInit(root);
       writeFileSync(join(root, '.git', 'info', 'exclude'), '*.md\n!a\nsrc/\n');
@@ -143,14 +146,17 @@ describe('UnifiedFileResolver against native git', () => {
   });
 
   describe('createPathMatcher()', () => {
-    it.each(SEEDS.slice(0, 16))('says true exactly for the listed paths (seed %i)', (seed) => {
-      const root = tmpDir();
-      const tree = writeRandomTree(root, seed);
-      const resolver = new UnifiedFileResolver();
-      const listed = new Set(resolver.resolve(root, ['**']));
-      const matches = resolver.createPathMatcher(root, ['**']);
-      const disagreements = tree.entries.filter((path) => matches(path) !== listed.has(path));
-      expect(disagreements, describeTree(tree.ignoreFiles)).toEqual([]);
-    });
+    it.each(SEEDS.slice(0, 16))(
+      'says true exactly for the listed paths (seed %i)',
+      async (seed) => {
+        const { path: root } = await makeTempDir('hankweave-files-');
+        const tree = writeRandomTree(root, seed);
+        const resolver = new UnifiedFileResolver();
+        const listed = new Set(resolver.resolve(root, ['**']));
+        const matches = resolver.createPathMatcher(root, ['**']);
+        const disagreements = tree.entries.filter((path) => matches(path) !== listed.has(path));
+        expect(disagreements, describeTree(tree.ignoreFiles)).toEqual([]);
+      },
+    );
   });
 });

@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { cleanupTempDirs, makeTempDir } from '@hankweave/durable-io/testing';
+import { afterEach, describe, expect, it } from 'vitest';
 import { gitHashObject, gitInit } from '../test/helpers/git.js';
-import { tmpDir, writeTree } from '../test/helpers/tmp-dir.js';
+import { writeTree } from '../test/helpers/tree.js';
 import { hashFile, hashFileSync } from './hash-file.js';
+
+afterEach(cleanupTempDirs);
 
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 const gitBlob = (data: Buffer) =>
@@ -12,7 +15,7 @@ const gitBlob = (data: Buffer) =>
 
 describe('hashFile()', () => {
   it('returns the sha256 of the bytes, sync and async alike', async () => {
-    const root = tmpDir();
+    const { path: root } = await makeTempDir('hankweave-files-');
     const big = Buffer.alloc(3 * (1 << 20) + 17, 7);
     writeTree(root, { 'a.txt': 'hello', empty: '' });
     writeFileSync(join(root, 'big.bin'), big);
@@ -27,7 +30,7 @@ describe('hashFile()', () => {
   });
 
   it('matches git hash-object for git-blob-sha1', async () => {
-    const root = tmpDir();
+    const { path: root } = await makeTempDir('hankweave-files-');
     writeTree(root, { 'a.txt': 'hello\n', 'b.bin': '\u0000\u0001binary' });
     gitInit(root);
     for (const path of ['a.txt', 'b.bin']) {
@@ -41,7 +44,7 @@ describe('hashFile()', () => {
   });
 
   it('hashes a symlink as its target text without following it', async () => {
-    const root = tmpDir();
+    const { path: root } = await makeTempDir('hankweave-files-');
     writeTree(root, {
       'target.txt': 'content',
       link: { link: 'target.txt' },
@@ -54,8 +57,8 @@ describe('hashFile()', () => {
   });
 
   it('fails with FILES_NOT_FOUND, FILES_INVALID_PATH and FILES_PATH_ESCAPES_ROOT', async () => {
-    const root = tmpDir();
-    const outside = tmpDir();
+    const { path: root } = await makeTempDir('hankweave-files-');
+    const { path: outside } = await makeTempDir('hankweave-files-');
     writeTree(outside, { 'secret.txt': 'x' });
     mkdirSync(join(root, 'dir'));
     symlinkSync(outside, join(root, 'escape'));
@@ -71,7 +74,7 @@ describe('hashFile()', () => {
   });
 
   it('rejects an unknown algorithm with FILES_INVALID_OPTION', async () => {
-    const root = tmpDir();
+    const { path: root } = await makeTempDir('hankweave-files-');
     writeTree(root, { 'a.txt': '' });
     const algorithm = 'md5' as 'sha256';
     await expect(hashFile(root, 'a.txt', { algorithm })).rejects.toMatchObject({

@@ -1,7 +1,8 @@
 import { createHash, type Hash } from 'node:crypto';
 import * as fs from 'node:fs';
-import { dirname, resolve, sep } from 'node:path';
-import { errnoOf, FilesError } from './errors.js';
+import { dirname, resolve } from 'node:path';
+import { errnoCode, isInside, isMissing } from '@hankweave/durable-io';
+import { FilesError } from './errors.js';
 import { absoluteRoot, toRootRelative } from './internal/paths.js';
 
 /**
@@ -39,11 +40,9 @@ function target(root: string, path: string): Target {
   } catch (error) {
     throw failure(rel, error);
   }
-  // A symlinked directory on the way would make us read outside the root.
-  if (
-    realParent !== realRoot &&
-    !realParent.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep)
-  ) {
+  // A symlinked directory on the way would make us read outside the root: compare real paths,
+  // not the lexical ones toRootRelative checked.
+  if (!isInside(realRoot, realParent)) {
     throw new FilesError(
       'FILES_PATH_ESCAPES_ROOT',
       `${rel} lies under a symlink leading outside the root`,
@@ -61,8 +60,8 @@ function target(root: string, path: string): Target {
 }
 
 function failure(rel: string, error: unknown): FilesError {
-  const errno = errnoOf(error);
-  const code = errno === 'ENOENT' || errno === 'ENOTDIR' ? 'FILES_NOT_FOUND' : 'FILES_UNREADABLE';
+  const errno = errnoCode(error);
+  const code = isMissing(error) ? 'FILES_NOT_FOUND' : 'FILES_UNREADABLE';
   return new FilesError(code, `${rel} could not be read (${errno ?? 'unknown error'})`, {
     cause: error,
     details: { path: rel, ...(errno ? { errno } : {}) },

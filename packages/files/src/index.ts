@@ -11,7 +11,6 @@ export {
   type FilesWarning,
 } from './errors.js';
 export type { FileNode } from './file-node.js';
-export { type FilesDirent, type FilesFs, type FilesStats, nodeFilesFs } from './files-fs.js';
 export { type HashAlgorithm, type HashFileOptions, hashFile, hashFileSync } from './hash-file.js';
 export { compareUtf8 as comparePaths } from './internal/compare-paths.js';
 export { ALWAYS_EXCLUDED_NAMES } from './internal/excluded-names.js';

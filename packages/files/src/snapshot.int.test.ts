@@ -1,19 +1,21 @@
 import { createHash } from 'node:crypto';
 import { chmodSync, lstatSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { cleanupTempDirs, createFaultyFs, makeTempDir } from '@hankweave/durable-io/testing';
+import { afterEach, describe, expect, it } from 'vitest';
 import { frozenFs } from '../test/helpers/frozen-fs.js';
-import { ageTree, tmpDir, writeTree } from '../test/helpers/tmp-dir.js';
+import { ageTree, writeTree } from '../test/helpers/tree.js';
 import type { FilesWarning } from './errors.js';
-import { type FilesFs, nodeFilesFs } from './files-fs.js';
 import { diff, snapshot } from './snapshot.js';
 import { UnifiedFileResolver } from './unified-file-resolver.js';
+
+afterEach(cleanupTempDirs);
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe('snapshot()', () => {
-  it('records lstat fields of files and symlinks, keyed by sorted relative path', () => {
-    const root = tmpDir();
+  it('records lstat fields of files and symlinks, keyed by sorted relative path', async () => {
+    const { path: root } = await makeTempDir('hankweave-files-');
     writeTree(root, { 'b.txt': 'hello', 'a/link': { link: '../b.txt' }, '.gitignore': 'x\n' });
     ageTree(root);
     const resolver = new UnifiedFileResolver({ racyWindowMs: 0 });
@@ -32,8 +34,8 @@ describe('snapshot()', () => {
     expect(files.get('a/link')).toMatchObject({ kind: 'symlink', size: '../b.txt'.length });
   });
 
-  it('hashes files modified within the racy window and only those', () => {
-    const root = tmpDir();
+  it('hashes files modified within the racy window and only those', async () => {
+    const { path: root } = await makeTempDir('hankweave-files-');
     writeTree(root, { 'a.txt': 'fresh' });
     const racy = snapshot(root, ['**'], {
       resolver: new UnifiedFileResolver({ racyWindowMs: 60_000 }),
@@ -46,11 +48,11 @@ describe('snapshot()', () => {
     expect(settled.get('a.txt')?.racyHash).toBeUndefined();
   });
 
-  it('catches a rewrite that kept the stat, by re-hashing what the previous scan hashed', () => {
-    const root = tmpDir();
+  it('catches a rewrite that kept the stat, by re-hashing what the previous scan hashed', async () => {
+    const { path: root } = await makeTempDir('hankweave-files-');
     writeTree(root, { 'a.txt': 'one', 'b.txt': 'same' });
     ageTree(root);
-    const { fs } = frozenFs((path) => path.endsWith('.txt'));
+    const fs = frozenFs((path) => path.endsWith('.txt'));
     // A window wider than the files' age makes the first scan treat them as racy.
     const wide = new UnifiedFileResolver({ fs, racyWindowMs: 7_200_000 });
     const before = snapshot(root, ['**'], { resolver: wide });
@@ -64,8 +66,8 @@ describe('snapshot()', () => {
     expect(diff(before, snapshot(root, ['**'], { resolver: later })).modified).toEqual([]);
   });
 
-  it('sees a permission change as a modification', () => {
-    const root = tmpDir();
+  it('sees a permission change as a modification', async () => {
+    const { path: root } = await makeTempDir('hankweave-files-');
     writeTree(root, { 'run.sh': '#!/bin/sh\n' });
     const resolver = new UnifiedFileResolver({ racyWindowMs: 0 });
     const before = snapshot(root, ['**'], { resolver });
@@ -79,19 +81,15 @@ describe('snapshot()', () => {
     ]);
   });
 
-  it('skips a file that vanished before its stat silently, and warns for other failures', () => {
-    const root = tmpDir();
+  it('skips a file that vanished before its stat silently, and warns for other failures', async () => {
+    const { path: root } = await makeTempDir('hankweave-files-');
     writeTree(root, { 'gone.txt': '', 'denied.txt': '', 'ok.txt': '' });
-    const failing = (path: string) =>
-      path.endsWith('gone.txt') ? 'ENOENT' : path.endsWith('denied.txt') ? 'EACCES' : undefined;
-    const fs: FilesFs = {
-      ...nodeFilesFs,
-      lstatSync: (path, options) => {
-        const errno = failing(path);
-        if (errno) throw Object.assign(new Error(errno), { code: errno });
-        return nodeFilesFs.lstatSync(path, options);
-      },
-    };
+    const fs = createFaultyFs({
+      faults: [
+        { failAt: 'lstatSync', pathIncludes: '/gone.txt', code: 'ENOENT', times: Infinity },
+        { failAt: 'lstatSync', pathIncludes: '/denied.txt', code: 'EACCES', times: Infinity },
+      ],
+    });
     const warnings: FilesWarning[] = [];
     const files = snapshot(root, ['**'], {
       resolver: new UnifiedFileResolver({ fs }),

@@ -1,6 +1,7 @@
+import type { BigIntStats } from 'node:fs';
 import { resolve } from 'node:path';
-import { errnoOf, type FilesWarning } from './errors.js';
-import type { FilesFs, FilesStats } from './files-fs.js';
+import { errnoCode, type Fs, isMissing } from '@hankweave/durable-io';
+import type { FilesWarning } from './errors.js';
 import { hashFileSync } from './hash-file.js';
 import { compareUtf8 } from './internal/compare-paths.js';
 import type { ListingCache } from './internal/listing-cache.js';
@@ -117,17 +118,17 @@ export function scanFiles(
 }
 
 function lstatOrWarn(
-  fs: FilesFs,
+  fs: Fs,
   abs: string,
   path: string,
   warnings: FilesWarning[],
-): FilesStats | undefined {
+): BigIntStats | undefined {
   try {
     return fs.lstatSync(abs, { bigint: true });
   } catch (error) {
-    const errno = errnoOf(error);
     // Deleted between the listing and the stat: simply not there any more.
-    if (errno !== 'ENOENT' && errno !== 'ENOTDIR') {
+    if (!isMissing(error)) {
+      const errno = errnoCode(error);
       warnings.push({
         code: 'FILES_UNREADABLE',
         path,
@@ -139,7 +140,7 @@ function lstatOrWarn(
   }
 }
 
-function toFileStat(stats: FilesStats): FileStat {
+function toFileStat(stats: BigIntStats): FileStat {
   return {
     kind: stats.isSymbolicLink() ? 'symlink' : 'file',
     size: Number(stats.size),
@@ -152,7 +153,7 @@ function toFileStat(stats: FilesStats): FileStat {
 }
 
 /** {@link sameStat} against raw stats, without building a {@link FileStat}. */
-function unchanged(stat: FileStat, stats: FilesStats): boolean {
+function unchanged(stat: FileStat, stats: BigIntStats): boolean {
   return (
     stat.mtimeNs === stats.mtimeNs &&
     stat.ctimeNs === stats.ctimeNs &&
@@ -166,7 +167,7 @@ function hashOrUndefined(root: string, path: string, warnings: FilesWarning[]): 
   try {
     return hashFileSync(root, path);
   } catch (error) {
-    const errno = errnoOf(error);
+    const errno = errnoCode(error);
     warnings.push({
       code: 'FILES_UNREADABLE',
       path,

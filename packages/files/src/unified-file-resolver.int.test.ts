@@ -1,26 +1,26 @@
-import { chmodSync, readdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
-import { tmpDir, writeTree } from '../test/helpers/tmp-dir.js';
+import {
+  cleanupTempDirs,
+  createFaultyFs,
+  type FaultyFs,
+  makeTempDir,
+} from '@hankweave/durable-io/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { writeTree } from '../test/helpers/tree.js';
 import type { FilesWarning } from './errors.js';
-import { type FilesFs, nodeFilesFs } from './files-fs.js';
 import { UnifiedFileResolver } from './unified-file-resolver.js';
 
-/** The real fs, with a spy on readdirSync and a way to make chosen directories fail. */
-function spyFs(failing: (path: string) => string | undefined = () => undefined) {
-  const read = vi.fn((path: string) => {
-    const errno = failing(path);
-    if (errno) throw Object.assign(new Error(`${errno}: ${path}`), { code: errno });
-    return readdirSync(path, { withFileTypes: true });
-  });
-  const fs: FilesFs = { ...nodeFilesFs, readdirSync: read };
-  return { fs, read, readPaths: () => read.mock.calls.map(([path]) => path) };
-}
+afterEach(cleanupTempDirs);
+
+/** The directories a recording fs was asked to list, in order. */
+const readPaths = (fs: FaultyFs) =>
+  fs.trace.filter((call) => call.op === 'readdirSync').map((call) => call.path);
 
 describe('UnifiedFileResolver', () => {
   describe('resolve()', () => {
-    it('never lists .git, the data source, .hankweave or checkpoint dirs, at any depth', () => {
-      const root = tmpDir();
+    it('never lists .git, the data source, .hankweave or checkpoint dirs, at any depth', async () => {
+      const { path: root } = await makeTempDir('hankweave-files-');
       writeTree(root, {
         'a.ts': '',
         '.git/config': '',
@@ -36,23 +36,23 @@ describe('UnifiedFileResolver', () => {
       expect(new UnifiedFileResolver().resolve(root, ['**'])).toEqual(['a.ts', 'sub/b.ts']);
     });
 
-    it('excludes extra names given as an option', () => {
-      const root = tmpDir();
+    it('excludes extra names given as an option', async () => {
+      const { path: root } = await makeTempDir('hankweave-files-');
       writeTree(root, { 'a.ts': '', 'quarantine/b.ts': '', 'c/quarantine': '' });
       const resolver = new UnifiedFileResolver({ excludeNames: ['quarantine'] });
       expect(resolver.resolve(root, ['**'])).toEqual(['a.ts']);
     });
 
-    it('prunes ignored directories without reading them', () => {
-      const root = tmpDir();
+    it('prunes ignored directories without reading them', async () => {
+      const { path: root } = await makeTempDir('hankweave-files-');
       writeTree(root, { '.gitignore': 'node_modules/\n', 'node_modules/x/y.js': '', 'a.js': '' });
-      const { fs, readPaths } = spyFs();
+      const fs = createFaultyFs();
       expect(new UnifiedFileResolver({ fs }).resolve(root, ['**'])).toEqual(['.gitignore', 'a.js']);
-      expect(readPaths().some((path) => path.includes('node_modules'))).toBe(false);
+      expect(readPaths(fs).some((path) => path.includes('node_modules'))).toBe(false);
     });
 
-    it('applies negations to the whole set and prunes the directories they cover', () => {
-      const root = tmpDir();
+    it('applies negations to the whole set and prunes the directories they cover', async () => {
+      const { path: root } = await makeTempDir('hankweave-files-');
       writeTree(root, {
         'src/a.ts': '',
         'src/a.log': '',
@@ -60,18 +60,18 @@ describe('UnifiedFileResolver', () => {
         'node_modules/m/i.ts': '',
         'b.log': '',
       });
-      const { fs, readPaths } = spyFs();
+      const fs = createFaultyFs();
       const resolver = new UnifiedFileResolver({ fs });
       expect(resolver.resolve(root, ['**', '!node_modules/', '!**/*.log', '!src/gen/'])).toEqual([
         'src/a.ts',
       ]);
       expect(
-        readPaths().some((path) => path.includes('node_modules') || path.endsWith('gen')),
+        readPaths(fs).some((path) => path.includes('node_modules') || path.endsWith('gen')),
       ).toBe(false);
     });
 
-    it('matches globs relative to the root and skips directories no glob can reach', () => {
-      const root = tmpDir();
+    it('matches globs relative to the root and skips directories no glob can reach', async () => {
+      const { path: root } = await makeTempDir('hankweave-files-');
       writeTree(root, {
         'a.md': '',
         'src/x.ts': '',
@@ -80,7 +80,7 @@ describe('UnifiedFileResolver', () => {
         'docs/d.md': '',
         'other/o.ts': '',
       });
-      const { fs, readPaths } = spyFs();
+      const fs = createFaultyFs();
       const resolver = new UnifiedFileResolver({ fs });
       expect(resolver.resolve(root, ['src/**/*.ts', '*.md', 'docs/'])).toEqual([
         'a.md',
@@ -88,11 +88,11 @@ describe('UnifiedFileResolver', () => {
         'src/deep/y.ts',
         'src/x.ts',
       ]);
-      expect(readPaths().some((path) => path.endsWith('other'))).toBe(false);
+      expect(readPaths(fs).some((path) => path.endsWith('other'))).toBe(false);
     });
 
-    it('lists symlinks as entries without following them, loops included', () => {
-      const root = tmpDir();
+    it('lists symlinks as entries without following them, loops included', async () => {
+      const { path: root } = await makeTempDir('hankweave-files-');
       writeTree(root, {
         'dir/f.ts': '',
         loop: { link: '.' },
@@ -109,8 +109,8 @@ describe('UnifiedFileResolver', () => {
       ]);
     });
 
-    it('keeps spaces, unicode and names differing only in case', () => {
-      const root = tmpDir();
+    it('keeps spaces, unicode and names differing only in case', async () => {
+      const { path: root } = await makeTempDir('hankweave-files-');
       writeTree(root, {
         'with space/a b.ts': '',
         'ünïcødé/日本.md': '',
@@ -128,18 +128,23 @@ describe('UnifiedFileResolver', () => {
       ]);
     });
 
-    it('folds case in rules and globs when ignoreCase is set', () => {
-      const root = tmpDir();
+    it('folds case in rules and globs when ignoreCase is set', async () => {
+      const { path: root } = await makeTempDir('hankweave-files-');
       writeTree(root, { 'A.LOG': '', 'b.ts': '', '.gitignore': '*.log\n' });
       const resolver = new UnifiedFileResolver({ ignoreCase: true });
       expect(resolver.resolve(root, ['**/*.TS', '.gitignore'])).toEqual(['.gitignore', 'b.ts']);
       expect(resolver.resolve(root, ['**'])).toEqual(['.gitignore', 'b.ts']);
     });
 
-    it('reports an unreadable directory as a warning and lists the rest', () => {
-      const root = tmpDir();
+    it('reports an unreadable directory as a warning and lists the rest', async () => {
+      const { path: root } = await makeTempDir('hankweave-files-');
       writeTree(root, { 'a.ts': '', 'locked/b.ts': '', 'open/c.ts': '' });
-      const { fs } = spyFs((path) => (path.endsWith('/locked') ? 'EACCES' : undefined));
+      const fs = createFaultyFs({
+        failAt: 'readdirSync',
+        pathIncludes: '/locked',
+        code: 'EACCES',
+        times: Infinity,
+      });
       const seen: FilesWarning[] = [];
       const resolver = new UnifiedFileResolver({ fs, onWarning: (warning) => seen.push(warning) });
       const result = resolver.resolveDetailed(root, ['**']);
@@ -152,21 +157,24 @@ describe('UnifiedFileResolver', () => {
 
     // As root, permission bits do not stop reads: the injected-fs test above covers root.
     const isRoot = process.getuid?.() === 0;
-    it.skipIf(isRoot)('reports a real chmod 000 directory (skipped as root, see above)', () => {
-      const root = tmpDir();
-      writeTree(root, { 'a.ts': '', 'locked/b.ts': '' });
-      chmodSync(join(root, 'locked'), 0o000);
-      try {
-        const result = new UnifiedFileResolver().resolveDetailed(root, ['**']);
-        expect(result.paths).toEqual(['a.ts']);
-        expect(result.warnings[0]).toMatchObject({ code: 'FILES_UNREADABLE', path: 'locked' });
-      } finally {
-        chmodSync(join(root, 'locked'), 0o755);
-      }
-    });
+    it.skipIf(isRoot)(
+      'reports a real chmod 000 directory (skipped as root, see above)',
+      async () => {
+        const { path: root } = await makeTempDir('hankweave-files-');
+        writeTree(root, { 'a.ts': '', 'locked/b.ts': '' });
+        chmodSync(join(root, 'locked'), 0o000);
+        try {
+          const result = new UnifiedFileResolver().resolveDetailed(root, ['**']);
+          expect(result.paths).toEqual(['a.ts']);
+          expect(result.warnings[0]).toMatchObject({ code: 'FILES_UNREADABLE', path: 'locked' });
+        } finally {
+          chmodSync(join(root, 'locked'), 0o755);
+        }
+      },
+    );
 
-    it('does not read a symlinked .gitignore and says so', () => {
-      const root = tmpDir();
+    it('does not read a symlinked .gitignore and says so', async () => {
+      const { path: root } = await makeTempDir('hankweave-files-');
       writeTree(root, { 'rules.txt': '*.ts\n', 'a.ts': '', '.gitignore': { link: 'rules.txt' } });
       const result = new UnifiedFileResolver().resolveDetailed(root, ['**']);
       expect(result.paths).toEqual(['.gitignore', 'a.ts', 'rules.txt']);
@@ -175,8 +183,8 @@ describe('UnifiedFileResolver', () => {
       ]);
     });
 
-    it('sees a .gitignore edited between two calls, even a same-size edit right away', () => {
-      const root = tmpDir();
+    it('sees a .gitignore edited between two calls, even a same-size edit right away', async () => {
+      const { path: root } = await makeTempDir('hankweave-files-');
       writeTree(root, {
         '.gitignore': 'a.ts\n',
         'a.ts': '',
@@ -194,8 +202,8 @@ describe('UnifiedFileResolver', () => {
       expect(resolver.resolve(root, ['**/*.ts'])).toEqual(['a.ts', 'sub/c.ts']);
     });
 
-    it('rejects patterns that leave the root and accepts absolute ones inside it', () => {
-      const root = tmpDir();
+    it('rejects patterns that leave the root and accepts absolute ones inside it', async () => {
+      const { path: root } = await makeTempDir('hankweave-files-');
       writeTree(root, { 'src/a.ts': '' });
       const resolver = new UnifiedFileResolver();
       expect(resolver.resolve(root, [join(root, 'src/**')])).toEqual(['src/a.ts']);
@@ -210,14 +218,14 @@ describe('UnifiedFileResolver', () => {
       );
     });
 
-    it('returns nothing without a positive pattern', () => {
-      const root = tmpDir();
+    it('returns nothing without a positive pattern', async () => {
+      const { path: root } = await makeTempDir('hankweave-files-');
       writeTree(root, { 'a.ts': '' });
       expect(new UnifiedFileResolver().resolve(root, ['!a.ts'])).toEqual([]);
     });
 
-    it('fails with FILES_ROOT_NOT_FOUND for a missing root or a file, FILES_UNREADABLE if unlistable', () => {
-      const root = tmpDir();
+    it('fails with FILES_ROOT_NOT_FOUND for a missing root or a file, FILES_UNREADABLE if unlistable', async () => {
+      const { path: root } = await makeTempDir('hankweave-files-');
       writeTree(root, { 'f.txt': '' });
       const resolver = new UnifiedFileResolver();
       for (const bad of [join(root, 'missing'), join(root, 'f.txt')]) {
@@ -225,14 +233,19 @@ describe('UnifiedFileResolver', () => {
           expect.objectContaining({ code: 'FILES_ROOT_NOT_FOUND' }),
         );
       }
-      const { fs } = spyFs((path) => (path === root ? 'EACCES' : undefined));
+      const fs = createFaultyFs({
+        failAt: 'readdirSync',
+        pathIncludes: root,
+        code: 'EACCES',
+        times: Infinity,
+      });
       expect(() => new UnifiedFileResolver({ fs }).resolve(root, ['**'])).toThrow(
         expect.objectContaining({ code: 'FILES_UNREADABLE' }),
       );
     });
 
-    it('accepts a root that is itself a symlink to a directory', () => {
-      const root = tmpDir();
+    it('accepts a root that is itself a symlink to a directory', async () => {
+      const { path: root } = await makeTempDir('hankweave-files-');
       writeTree(root, { 'real/a.ts': '' });
       symlinkSync(join(root, 'real'), join(root, 'link'));
       expect(new UnifiedFileResolver().resolve(join(root, 'link'), ['**'])).toEqual(['a.ts']);
@@ -240,8 +253,8 @@ describe('UnifiedFileResolver', () => {
   });
 
   describe('createPathMatcher()', () => {
-    it('tests single paths, relative or absolute, like resolve() would list them', () => {
-      const root = tmpDir();
+    it('tests single paths, relative or absolute, like resolve() would list them', async () => {
+      const { path: root } = await makeTempDir('hankweave-files-');
       writeTree(root, {
         '.gitignore': 'dist/\n*.log\n',
         'src/a.ts': '',

@@ -1,5 +1,6 @@
-import { errnoOf, FilesError, type FilesWarning } from './errors.js';
-import { type FilesFs, nodeFilesFs } from './files-fs.js';
+import type { BigIntStats } from 'node:fs';
+import { errnoCode, type Fs, nodeFs } from '@hankweave/durable-io';
+import { FilesError, type FilesWarning } from './errors.js';
 import { createExcludedNameTest } from './internal/excluded-names.js';
 import { GitignoreCache } from './internal/gitignore-cache.js';
 import type { ListingCache } from './internal/listing-cache.js';
@@ -10,8 +11,11 @@ import { walk } from './internal/walk.js';
 
 /** Options of {@link UnifiedFileResolver}. */
 export interface UnifiedFileResolverOptions {
-  /** The synchronous fs the walks use; default the real one. */
-  readonly fs?: FilesFs;
+  /**
+   * The file system the walks go through; default the real one (`nodeFs`). Walks use only its
+   * synchronous methods (`readdirSync`, `lstatSync`, `statSync`, `readFileSync`).
+   */
+  readonly fs?: Fs;
   /**
    * Match .gitignore rules and globs case-insensitively. Default false, which is git's default
    * on case-sensitive file systems (`core.ignorecase=false`); set it where git would set it true.
@@ -34,7 +38,7 @@ export interface ResolveResult {
 }
 
 interface Internals {
-  readonly fs: FilesFs;
+  readonly fs: Fs;
   readonly racyWindowNs: bigint;
   run(root: string, patterns: readonly string[], listings?: ListingCache): ResolveResult;
 }
@@ -55,7 +59,7 @@ const PATTERN_CACHE_SIZE = 64;
  * the parsed .gitignore files and compiled globs between calls; keep one per runtime.
  */
 export class UnifiedFileResolver {
-  private readonly fs: FilesFs;
+  private readonly fs: Fs;
   private readonly ignoreCase: boolean;
   private readonly isExcludedName: (name: string) => boolean;
   private readonly gitignores: GitignoreCache;
@@ -63,7 +67,7 @@ export class UnifiedFileResolver {
   private readonly onWarning: ((warning: FilesWarning) => void) | undefined;
 
   constructor(options: UnifiedFileResolverOptions = {}) {
-    this.fs = options.fs ?? nodeFilesFs;
+    this.fs = options.fs ?? nodeFs;
     this.ignoreCase = options.ignoreCase ?? false;
     this.isExcludedName = createExcludedNameTest(options.excludeNames);
     this.onWarning = options.onWarning;
@@ -151,7 +155,7 @@ export class UnifiedFileResolver {
     return false;
   }
 
-  private lstatOrUndefined(path: string): ReturnType<FilesFs['lstatSync']> | undefined {
+  private lstatOrUndefined(path: string): BigIntStats | undefined {
     try {
       return this.fs.lstatSync(path, { bigint: true });
     } catch {
@@ -209,7 +213,7 @@ export class UnifiedFileResolver {
       cause = error;
     }
     if (!isDirectory) {
-      const errno = errnoOf(cause);
+      const errno = errnoCode(cause);
       throw new FilesError('FILES_ROOT_NOT_FOUND', `The root ${rootAbs} is not a directory`, {
         cause,
         details: { root: rootAbs, ...(errno ? { errno } : {}) },

@@ -7,11 +7,11 @@ export interface AgentStartOptions {
   codonId: string;
   /** The run the attempt belongs to. */
   runId: string;
-  /** Model id passed to the agent (`--model`), also the pricing fallback. */
+  /** The model the agent runs (Claude Code: `--model`); also the pricing fallback. */
   model: string;
   /** The user prompt (written to the agent's stdin). */
   prompt: string;
-  /** Text appended to the agent's default system prompt (`--append-system-prompt`). */
+  /** Text appended to the agent's default system prompt (Claude Code: `--append-system-prompt`). */
   appendSystemPrompt?: string;
   /** The agent's working directory (the execution's `agentRoot/`). */
   cwd: string;

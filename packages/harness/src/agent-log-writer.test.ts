@@ -1,7 +1,7 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { cleanupTempDirs, makeTempDir } from '@hankweave/durable-io/testing';
+import { afterEach, describe, expect, it } from 'vitest';
 import { AgentLogWriter, stampStdoutLine, stderrLogLine } from './agent-log-writer.js';
 
 const T = '2026-11-23T03:00:00.000Z';
@@ -50,8 +50,10 @@ describe('stderrLogLine()', () => {
 });
 
 describe('AgentLogWriter', () => {
+  afterEach(cleanupTempDirs);
+
   it('creates the directory and appends lines in order to an existing log', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'hw-writer-'));
+    const dir = (await makeTempDir('hw-writer-')).path;
     const path = join(dir, 'runs', 'r1', 'a#0-claude.log');
     const first = await AgentLogWriter.open(path);
     await Promise.all(['1', '2', '3'].map((line) => first.write(line)));
@@ -63,7 +65,7 @@ describe('AgentLogWriter', () => {
   });
 
   it('fails to open with HARNESS_LOG_WRITE_FAILED when the directory cannot exist', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'hw-writer-'));
+    const dir = (await makeTempDir('hw-writer-')).path;
     await writeFile(join(dir, 'file'), '');
     await expect(AgentLogWriter.open(join(dir, 'file', 'x.log'))).rejects.toMatchObject({
       code: 'HARNESS_LOG_WRITE_FAILED',

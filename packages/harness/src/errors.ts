@@ -1,4 +1,4 @@
-import { HankweaveError } from '@hankweave/types';
+import { defineErrorClass } from '@hankweave/types';
 
 /** Every code a {@link HarnessError} can carry. */
 export const HARNESS_ERROR_CODES = [
@@ -13,9 +13,8 @@ export const HARNESS_ERROR_CODES = [
 export type HarnessErrorCode = (typeof HARNESS_ERROR_CODES)[number];
 
 /**
- * The one error class of `@hankweave/harness`. Thrown by `start()` before anything runs (binary,
- * root, spawn, options); failures of a running agent never throw, they end up in the outcome.
+ * The one error class of every agent harness (this package and the adapters, such as
+ * `@hankweave/claude-code`). Thrown by `start()` before anything runs (binary, root, spawn, log,
+ * options); failures of a running agent never throw, they end up in the outcome.
  */
-export class HarnessError extends HankweaveError<HarnessErrorCode> {
-  override name = 'HarnessError';
-}
+export class HarnessError extends defineErrorClass('HarnessError', HARNESS_ERROR_CODES) {}

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { makeTempDir } from '@hankweave/durable-io/testing';
 import { describe, expect, it } from 'vitest';
 import {
   API_ERROR_RULES,
@@ -84,8 +84,8 @@ describe('README', () => {
     expect(block).toContain("from '@hankweave/harness'");
     // The snippet has no type annotations, so it runs as JavaScript against the built package.
     const dist = pathToFileURL(`${packageDir}dist/index.js`).href;
-    const dir = await mkdtemp(join(tmpdir(), 'hw-readme-'));
-    const file = join(dir, 'quick-start.mjs');
+    const dir = await makeTempDir('hw-readme-');
+    const file = join(dir.path, 'quick-start.mjs');
     await writeFile(file, block.replaceAll("'@hankweave/harness'", `'${dist}'`));
     try {
       const { stdout } = await promisify(execFile)(process.execPath, [file]);
@@ -93,7 +93,7 @@ describe('README', () => {
       expect(stdout).toContain('token.usage 0.0048');
       expect(stdout).toContain("type: 'api-error'");
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await dir.cleanup();
     }
   });
 });

@@ -1,3 +1,4 @@
+import type { Fs } from '@hankweave/durable-io';
 import { FileEventStorage } from './backends/file/file-event-storage.js';
 import type { FileEventStorageOptions } from './backends/file/file-options.js';
 import { GzipEventStorage } from './backends/gzip/gzip-event-storage.js';
@@ -6,7 +7,6 @@ import {
   type MemoryEventStorageOptions,
 } from './backends/memory/memory-event-storage.js';
 import { EventJournal } from './event-journal.js';
-import type { JournalFs } from './internal/fs.js';
 import type { JournalWarningHandler } from './journal-backend.js';
 
 /**
@@ -32,8 +32,8 @@ export function createMemoryJournal(options: MemoryEventStorageOptions = {}): Ev
 
 /** Options of {@link openJournalReadOnly}. */
 export interface ReadOnlyJournalOptions {
-  /** Plain `.jsonl` only: a `node:fs/promises` subset. */
-  fs?: JournalFs;
+  /** Plain `.jsonl` only: the file system to read through (default `nodeFs`). */
+  fs?: Fs;
   onWarning?: JournalWarningHandler;
 }
 

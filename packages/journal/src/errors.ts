@@ -1,4 +1,4 @@
-import { HankweaveError } from '@hankweave/types';
+import { defineErrorClass } from '@hankweave/types';
 
 /** Every code a {@link JournalError} can carry; the README's Errors table lists them all. */
 export const JOURNAL_ERROR_CODES = [
@@ -18,17 +18,7 @@ export type JournalErrorCode = (typeof JOURNAL_ERROR_CODES)[number];
 
 /**
  * The one error class of `@hankweave/journal`. Assert on `code`, never on the message:
- * `await expect(p).rejects.toMatchObject({ code: 'JOURNAL_INVALID' })`.
+ * `await expect(p).rejects.toMatchObject({ code: 'JOURNAL_INVALID' })`; in code,
+ * `JournalError.is(error, 'JOURNAL_CLOSED')` (true for errors from any copy of this package).
  */
-export class JournalError extends HankweaveError<JournalErrorCode> {
-  override name = 'JournalError';
-}
-
-/** True when `value` is a {@link JournalError} (from any copy of this package) with `code`. */
-export function isJournalError(value: unknown, code?: JournalErrorCode): value is JournalError {
-  return (
-    HankweaveError.is(value) &&
-    value.name === 'JournalError' &&
-    (code === undefined || value.code === code)
-  );
-}
+export class JournalError extends defineErrorClass('JournalError', JOURNAL_ERROR_CODES) {}

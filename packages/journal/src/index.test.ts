@@ -26,6 +26,9 @@ describe('JournalError', () => {
     expect(error.name).toBe('JournalError');
     expect(error.cause).toBe(cause);
     expect(JournalError.is(error)).toBe(true);
+    expect(JournalError.is(error, 'JOURNAL_WRITE_FAILED')).toBe(true);
+    expect(JournalError.is(error, 'JOURNAL_CLOSED')).toBe(false);
+    expect(JournalError.is(new Error('disk'))).toBe(false);
     expect(JSON.parse(JSON.stringify(error))).toEqual({
       name: 'JournalError',
       code: 'JOURNAL_WRITE_FAILED',

@@ -13,13 +13,11 @@ export {
   type ReadOnlyJournalOptions,
 } from './create-journal.js';
 export {
-  isJournalError,
   JOURNAL_ERROR_CODES,
   JournalError,
   type JournalErrorCode,
 } from './errors.js';
 export { EventJournal } from './event-journal.js';
-export type { JournalFs } from './internal/fs.js';
 export { deterministicEventId } from './internal/parse-line.js';
 export type {
   EventPage,

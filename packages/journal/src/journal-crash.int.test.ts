@@ -1,8 +1,8 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { makeTempDir, spawnChild } from '@hankweave/durable-io/testing';
 import { beforeAll, describe, it } from 'vitest';
-import { tempDir } from '../test/helpers.js';
 import { createFileJournal } from './create-journal.js';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
@@ -13,42 +13,20 @@ const KILLS_PER_LANE = 36;
 const DEADLINE_MS = 90_000;
 
 /** Starts the appending child; resolves with the ids it acknowledged once SIGKILL ended it. */
-function runAndKill(dir: string, mode: string, runId: string): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    const process_: ChildProcess = spawn(process.execPath, [child, dir, mode, runId], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    let errors = '';
-    process_.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-    });
-    process_.stderr?.on('data', (chunk: Buffer) => {
-      errors += chunk.toString('utf8');
-    });
-    const kill = () => process_.kill('SIGKILL');
-    // Most kills land while appending (after "ready"); some during start-up, open and repair.
-    if (Math.random() < 0.75) {
-      const onData = () => {
-        if (!output.includes('ready\n')) return;
-        process_.stdout?.off('data', onData);
-        setTimeout(kill, Math.random() * 40);
-      };
-      process_.stdout?.on('data', onData);
-    } else {
-      setTimeout(kill, Math.random() * 150);
-    }
-    process_.on('error', reject);
-    process_.on('close', (code, signal) => {
-      if (signal !== 'SIGKILL') {
-        reject(new Error(`child ended with ${code ?? signal}: ${errors}`));
-        return;
-      }
-      // Only complete lines: the child may have died in the middle of printing an id.
-      const lines = output.slice(0, output.lastIndexOf('\n') + 1).split('\n');
-      resolve(lines.filter((line) => line.startsWith('evt_')));
-    });
-  });
+async function runAndKill(dir: string, mode: string, runId: string): Promise<string[]> {
+  const running = spawnChild(child, [dir, mode, runId]);
+  // Most kills land while appending (after "ready"); some during start-up, open and repair.
+  const exit =
+    Math.random() < 0.75
+      ? await running
+          .waitForLine((line) => line === 'ready')
+          .then(() => running.kill(Math.random() * 40))
+      : await running.kill(Math.random() * 150);
+  if (exit.signal !== 'SIGKILL') {
+    throw new Error(`child ended with ${exit.code ?? exit.signal}: ${exit.stderr}`);
+  }
+  // Only complete lines count (spawnChild drops a line the child died in the middle of).
+  return exit.lines.filter((line) => line.startsWith('evt_'));
 }
 
 describe('journal under SIGKILL (real processes)', () => {
@@ -68,7 +46,7 @@ describe('journal under SIGKILL (real processes)', () => {
       const started = Date.now();
       const lanes = await Promise.all(
         Array.from({ length: LANES }, async (_, lane) => {
-          const { dir, cleanup } = await tempDir();
+          const { path: dir, cleanup } = await makeTempDir('journal-test-');
           const seen = new Set<string>();
           let cursor: string | undefined;
           let kills = 0;

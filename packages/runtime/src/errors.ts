@@ -1,5 +1,9 @@
-import { HankweaveError } from '@hankweave/types';
+import { defineErrorClass } from '@hankweave/types';
 
+/**
+ * Every code a {@link RuntimeError} can carry; the README's Errors table lists them all. Only
+ * `RUNTIME_INTERNAL` means a bug in hankweave; every other code is something the caller can act on.
+ */
 export const RUNTIME_ERROR_CODES = [
   'RUNTIME_INVALID_HANK',
   'RUNTIME_HANK_NOT_FOUND',
@@ -19,11 +23,20 @@ export const RUNTIME_ERROR_CODES = [
   'RUNTIME_NO_CHECKPOINT',
   'RUNTIME_SHUTTING_DOWN',
   'RUNTIME_NOT_STARTED',
+  /** `start()` was called a second time on the same runtime. */
+  'RUNTIME_ALREADY_STARTED',
+  /** An option of `createRuntime` (or of its WebSocket server) is not usable; `details.option`. */
+  'RUNTIME_INVALID_OPTION',
+  /** The WebSocket server could not listen (port in use, permission); `details.port`. */
+  'RUNTIME_LISTEN_FAILED',
+  /** No agent harness: `@hankweave/claude-code` is not installed and none was passed. */
+  'RUNTIME_HARNESS_UNAVAILABLE',
+  /** A bug in hankweave: please report it. */
   'RUNTIME_INTERNAL',
 ] as const;
+
+/** One of {@link RUNTIME_ERROR_CODES}. */
 export type RuntimeErrorCode = (typeof RUNTIME_ERROR_CODES)[number];
 
 /** Every error the runtime raises itself; `details` name the file, field or codon involved. */
-export class RuntimeError extends HankweaveError<RuntimeErrorCode> {
-  override readonly name = 'RuntimeError';
-}
+export class RuntimeError extends defineErrorClass('RuntimeError', RUNTIME_ERROR_CODES) {}

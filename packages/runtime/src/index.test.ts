@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { computeExitCode, RUNTIME_ERROR_CODES } from './index.js';
+import { RUNTIME_ERROR_CODES } from './index.js';
+import { computeExitCode } from './runtime/exit-code.js';
 
 describe('@hankweave/runtime', () => {
   it('exports a stable set of names', async () => {

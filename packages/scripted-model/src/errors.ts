@@ -1,4 +1,4 @@
-import { HankweaveError } from '@hankweave/types';
+import { defineErrorClass } from '@hankweave/types';
 
 /** Every code a {@link ScriptedModelError} can carry. */
 export const SCRIPTED_MODEL_ERROR_CODES = [
@@ -21,6 +21,7 @@ export type ScriptedModelErrorCode = (typeof SCRIPTED_MODEL_ERROR_CODES)[number]
  * `SCRIPTED_MODEL_INVALID_REQUEST`) are never thrown: they are recorded on the request log entry
  * and sent to the client as an HTTP 400 whose message starts with the code.
  */
-export class ScriptedModelError extends HankweaveError<ScriptedModelErrorCode> {
-  override readonly name = 'ScriptedModelError';
-}
+export class ScriptedModelError extends defineErrorClass(
+  'ScriptedModelError',
+  SCRIPTED_MODEL_ERROR_CODES,
+) {}

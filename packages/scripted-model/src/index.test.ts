@@ -43,6 +43,11 @@ describe('@hankweave/scripted-model', () => {
       details: { turn: 3 },
     });
     expect(HankweaveError.is(error)).toBe(true);
+    expect(api.ScriptedModelError.is(error, 'SCRIPTED_MODEL_NO_TURN')).toBe(true);
+    expect(api.ScriptedModelError.is(error, 'SCRIPTED_MODEL_NO_CONVERSATION')).toBe(false);
+    expect(api.ScriptedModelError.is(new HankweaveError('SCRIPTED_MODEL_NO_TURN', 'x'))).toBe(
+      false,
+    );
     expect(error.toJSON()).toEqual({
       name: 'ScriptedModelError',
       code: 'SCRIPTED_MODEL_NO_TURN',

@@ -1,4 +1,5 @@
 import { gzipSync } from 'node:zlib';
+import { sleep } from '@hankweave/durable-io';
 import { describe, expect, it } from 'vitest';
 import { parseSse, postMessages } from '../test/helpers/sse.js';
 import type { ScriptInput } from './script-schema.js';
@@ -153,7 +154,7 @@ describe('startScriptedModel()', () => {
     void pending.finally(() => {
       settled = true;
     });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(200);
     expect(settled).toBe(false);
     await model.close();
     expect(await pending).toBe('failed');
@@ -166,10 +167,7 @@ describe('startScriptedModel()', () => {
     const response = await postMessages(model.url, { ...hello, stream: true });
     expect(response.status).toBe(200);
     const reader = response.body?.getReader();
-    const read = await Promise.race([
-      reader?.read(),
-      new Promise((resolve) => setTimeout(() => resolve('nothing yet'), 200)),
-    ]);
+    const read = await Promise.race([reader?.read(), sleep(200).then(() => 'nothing yet')]);
     expect(read).toBe('nothing yet');
     await reader?.cancel();
   });

@@ -1,4 +1,4 @@
-import { HankweaveError } from '@hankweave/types';
+import { defineErrorClass } from '@hankweave/types';
 
 /** Every code a {@link SentinelError} can carry; the README's Errors table lists them all. */
 export const SENTINEL_ERROR_CODES = [
@@ -22,16 +22,6 @@ export type SentinelErrorCode = (typeof SENTINEL_ERROR_CODES)[number];
 /**
  * The one error class of `@hankweave/sentinels`. Load failures carry it as the reason of a failed
  * entry; run-time failures become `sentinel.error` events instead of being thrown at the runtime.
+ * `SentinelError.is(value, code?)` recognises one from any copy of this package.
  */
-export class SentinelError extends HankweaveError<SentinelErrorCode> {
-  override name = 'SentinelError';
-}
-
-/** True when `value` is a {@link SentinelError} (from any copy of this package) with `code`. */
-export function isSentinelError(value: unknown, code?: SentinelErrorCode): value is SentinelError {
-  return (
-    HankweaveError.is(value) &&
-    value.name === 'SentinelError' &&
-    (code === undefined || value.code === code)
-  );
-}
+export class SentinelError extends defineErrorClass('SentinelError', SENTINEL_ERROR_CODES) {}

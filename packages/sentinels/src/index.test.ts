@@ -16,6 +16,10 @@ describe('SentinelError', () => {
   it('carries its code and serialises for the wire', () => {
     const error = new SentinelError('SENTINEL_CONFIG_INVALID', 'bad', { details: { ref: 'a' } });
     expect(SentinelError.is(error)).toBe(true);
+    expect(SentinelError.is(error, 'SENTINEL_CONFIG_INVALID')).toBe(true);
+    expect(SentinelError.is(error, 'SENTINEL_DUPLICATE_ID')).toBe(false);
+    expect(SentinelError.is(new Error('bad'))).toBe(false);
+    expect(error.name).toBe('SentinelError');
     expect(error.toJSON()).toEqual({
       name: 'SentinelError',
       code: 'SENTINEL_CONFIG_INVALID',

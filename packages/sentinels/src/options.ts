@@ -1,4 +1,5 @@
-import type { SentinelState } from '@hankweave/types';
+import type { Fs } from '@hankweave/durable-io';
+import type { ModelCatalog, SentinelState } from '@hankweave/types';
 import type { LanguageModel } from 'ai';
 
 /** Where the manager reports what it cannot throw (dropped triggers, corrupt history, ...). */
@@ -6,18 +7,6 @@ export interface SentinelLogger {
   info(message: string, details?: Record<string, unknown>): void;
   warn(message: string, details?: Record<string, unknown>): void;
 }
-
-/** Token usage of one LLM call, as the pricing function sees it. */
-export interface SentinelUsage {
-  inputTokens: number;
-  outputTokens: number;
-}
-
-/**
- * Prices one call in USD, or `undefined` when the model is unknown (the built-in table is then
- * tried). `modelId` is the sentinel's full id, e.g. `anthropic/claude-haiku-4-5`.
- */
-export type PriceUsage = (modelId: string, usage: SentinelUsage) => number | undefined;
 
 /** Emits one journaled `sentinel.*` event through the runtime's event bus. */
 export type SentinelEmit = (type: SentinelEventType, data: Record<string, unknown>) => void;
@@ -46,8 +35,17 @@ export interface SentinelManagerOptions {
   clock?: () => number;
   /** Builds the model for a full model id; replaces provider lookup and key checks. */
   modelFactory?: (modelId: string) => LanguageModel;
-  /** Prices a call before the built-in table is consulted. */
-  priceUsage?: PriceUsage;
+  /**
+   * Routes model ids (provider, aliases) and prices calls, cache tokens included (default
+   * `defaultModelCatalog` of `@hankweave/types`). A model it does not know costs 0, with one
+   * warning per sentinel.
+   */
+  models?: ModelCatalog;
+  /**
+   * The file system every output and history write goes through (default `nodeFs` of
+   * `@hankweave/durable-io`); tests pass a fault-injecting one.
+   */
+  fs?: Fs;
   /** Called whenever a sentinel's counters change (load, call, unload). */
   onStatesChanged?: (states: SentinelState[], totalCost: number) => void;
   /** Receives warnings; default silent. */

@@ -1,7 +1,13 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createFaultyFs } from '@hankweave/durable-io/testing';
 import type { CodonSentinelEntry } from '@hankweave/types';
-import { sentinelEventData, sentinelStateSchema } from '@hankweave/types';
+import {
+  createModelCatalog,
+  MODEL_CATALOG,
+  sentinelEventData,
+  sentinelStateSchema,
+} from '@hankweave/types';
 import { describe, expect, it } from 'vitest';
 import { action, event, inline, setup } from '../test/helpers.js';
 
@@ -174,5 +180,131 @@ describe('SentinelManager (real AI SDK against the scripted model)', () => {
     await t.manager.drain();
     expect(t.of('sentinel.output')).toMatchObject([{ eventCount: 2 }]);
     expect(JSON.stringify(t.model.requests[0]?.body)).toContain('NARRATE Observe Data/observe#0');
+  });
+});
+
+describe('prices and routes through the model catalog', () => {
+  const cachedScript = {
+    conversations: [
+      {
+        match: { marker: 'NARRATE' },
+        turns: [
+          {
+            content: [{ text: 'cached' }],
+            usage: {
+              inputTokens: 1000,
+              outputTokens: 200,
+              cacheReadInputTokens: 2000,
+              cacheCreationInputTokens: 400,
+            },
+          },
+        ],
+      },
+    ],
+  };
+
+  it('prices cache reads and writes at their own prices', async () => {
+    await using t = await setup(cachedScript);
+    await t.manager.loadForCodon({
+      codonId: 'observe#0',
+      codonName: 'O',
+      entries: entries(inline()),
+    });
+    t.manager.observe(action('x'));
+    const [state] = await t.manager.drain();
+    // claude-haiku-4-5: 1000 × $1 + 200 × $5 + 2000 cache reads × $0.10 + 400 writes × $1.25, per M
+    expect(state?.totalCost).toBeCloseTo(0.0027, 10);
+    expect(t.of('sentinel.output')[0]).toMatchObject({
+      cost: expect.closeTo(0.0027, 10),
+      tokens: { input: 3400, output: 200 },
+    });
+  });
+
+  it('uses an injected catalog, and warns once per sentinel about a model without a price', async () => {
+    const warnings: string[] = [];
+    const logger = { info: () => {}, warn: (message: string) => warnings.push(message) };
+    const mystery = {
+      id: 'claude-mystery-1',
+      provider: 'anthropic',
+      contextWindow: 100_000,
+      price: { input: 10, output: 0, cacheWrite: 0, cacheRead: 0 },
+    };
+    {
+      await using t = await setup(narratorScript, { logger });
+      await t.manager.loadForCodon({
+        codonId: 'observe#0',
+        codonName: 'O',
+        entries: entries(inline({ model: 'anthropic/claude-mystery-1' })),
+      });
+      t.manager.observe(action('a', 1));
+      t.manager.observe(action('b', 2));
+      const [state] = await t.manager.drain();
+      expect(state).toMatchObject({ llmCallCount: 2, totalCost: 0 });
+      expect(warnings.filter((w) => w.includes('no price'))).toEqual([
+        'Sentinel narrator: no price for anthropic/claude-mystery-1',
+      ]);
+    }
+    {
+      const models = createModelCatalog([...MODEL_CATALOG, mystery]);
+      await using t = await setup(narratorScript, { logger, models });
+      await t.manager.loadForCodon({
+        codonId: 'observe#0',
+        codonName: 'O',
+        entries: entries(inline({ model: 'anthropic/claude-mystery-1' })),
+      });
+      t.manager.observe(action('a', 1));
+      const [state] = await t.manager.drain();
+      // 1000 input tokens × $10 per M
+      expect(state?.totalCost).toBeCloseTo(0.01, 10);
+    }
+  });
+});
+
+describe('acknowledge after durable', () => {
+  it('emits sentinel.output only after the output and the history are fsynced', async () => {
+    const fs = createFaultyFs();
+    let traceAtOutput = -1;
+    await using t = await setup(
+      {
+        conversations: [{ match: { marker: 'CHAT' }, turns: [{ content: [{ text: 'heard' }] }] }],
+      },
+      {
+        fs,
+        emit: (type) => {
+          if (type === 'sentinel.output') traceAtOutput = fs.trace.length;
+        },
+      },
+    );
+    const config = inline({
+      id: 'chat',
+      systemPromptText: 'CHAT',
+      userPromptText: 'CHAT <%= it.events.length %>',
+      conversational: { trimmingStrategy: { type: 'maxTurns', maxTurns: 3 } },
+    });
+    const { failed } = await t.manager.loadForCodon({
+      codonId: 'observe#0',
+      codonName: 'O',
+      entries: [
+        { sentinelConfig: config, settings: { outputPaths: { lastValueFile: 'last.txt' } } },
+      ] as unknown as CodonSentinelEntry[],
+    });
+    expect(failed).toEqual([]);
+    fs.clearTrace();
+    t.manager.observe(action('x'));
+    await t.manager.drain();
+    expect(traceAtOutput).toBeGreaterThan(0);
+    const before = fs.trace.slice(0, traceAtOutput);
+    const outputs = join(t.hankweaveDir, 'sentinels', 'outputs', 'chat');
+    const historyDir = join(t.hankweaveDir, 'sentinels', 'history');
+    const synced = (match: (path: string) => boolean) =>
+      before.some((call) => call.op === 'fsync' && match(call.path));
+    expect(synced((path) => path.startsWith(join(outputs, 'chat-observe#0-')))).toBe(true);
+    expect(synced((path) => path.startsWith(join(outputs, 'last.txt.')))).toBe(true);
+    expect(synced((path) => path === outputs)).toBe(true);
+    expect(synced((path) => path.startsWith(join(historyDir, 'chat-codon-observe#0.json.')))).toBe(
+      true,
+    );
+    expect(synced((path) => path === historyDir)).toBe(true);
+    expect(fs.trace.slice(traceAtOutput).filter((call) => call.op !== 'close')).toEqual([]);
   });
 });

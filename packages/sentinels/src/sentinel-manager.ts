@@ -1,8 +1,11 @@
+import { type Fs, nodeFs } from '@hankweave/durable-io';
 import {
   type CodonSentinelEntry,
+  defaultModelCatalog,
   type HankweaveEvent,
   isConnectionStateEvent,
   isSentinelEvent,
+  type ModelCatalog,
   type SentinelState,
 } from '@hankweave/types';
 import { SentinelError } from './errors.js';
@@ -32,10 +35,14 @@ export class SentinelManager {
   private runners: SentinelRunner[] = [];
   private readonly logger: SentinelLogger;
   private readonly now: () => number;
+  private readonly models: ModelCatalog;
+  private readonly fs: Fs;
 
   constructor(private readonly options: SentinelManagerOptions) {
     this.logger = options.logger ?? silent;
     this.now = options.clock ?? Date.now;
+    this.models = options.models ?? defaultModelCatalog;
+    this.fs = options.fs ?? nodeFs;
   }
 
   /**
@@ -130,7 +137,7 @@ export class SentinelManager {
     const { options } = this;
     const model = options.modelFactory
       ? options.modelFactory(config.model)
-      : resolveModel(config.model, options.env ?? process.env);
+      : resolveModel(config.model, options.env ?? process.env, this.models);
     const structured = prepareStructured(config, def.outputSchema, def.ref);
     const loadedAtMs = this.now();
     const targets = resolveOutputTargets({
@@ -142,11 +149,25 @@ export class SentinelManager {
       mode: structured ? 'structured' : config.output?.format === 'jsonl' ? 'jsonl' : 'text',
       ...def.outputPaths,
     });
-    const outputs = new OutputWriter(targets, config.id, unescapeJoin(config.joinString));
+    const outputs = new OutputWriter(
+      targets,
+      config.id,
+      unescapeJoin(config.joinString),
+      this.fs,
+      this.logger,
+    );
     await outputs.create();
     const trimming = config.conversational?.trimmingStrategy;
     const history = trimming
-      ? new HistoryStore(options.hankweaveDir, config.id, codonId, trimming, this.logger, this.now)
+      ? new HistoryStore(
+          options.hankweaveDir,
+          config.id,
+          codonId,
+          trimming,
+          this.logger,
+          this.now,
+          this.fs,
+        )
       : undefined;
     const runner = new SentinelRunner(def, {
       codonId,
@@ -159,7 +180,7 @@ export class SentinelManager {
       emit: options.emit,
       logger: this.logger,
       now: this.now,
-      priceUsage: options.priceUsage,
+      models: this.models,
       onChange: () => this.notify(),
       maxQueuedTriggers: options.maxQueuedTriggers ?? 100,
       maxQueuedEvents: options.maxQueuedEvents ?? 10_000,

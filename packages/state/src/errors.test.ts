@@ -18,8 +18,8 @@ describe('StateError', () => {
       message: 'held by pid 7',
       details: { pid: 7 },
     });
-    expect(StateError.isStateError(error, 'STATE_LOCKED')).toBe(true);
-    expect(StateError.isStateError(error, 'STATE_CORRUPT')).toBe(false);
-    expect(StateError.isStateError(new HankweaveError('JOURNAL_X', 'x'))).toBe(false);
+    expect(StateError.is(error, 'STATE_LOCKED')).toBe(true);
+    expect(StateError.is(error, 'STATE_CORRUPT')).toBe(false);
+    expect(StateError.is(new HankweaveError('JOURNAL_X', 'x'))).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { type ErrorDetails, HankweaveError } from '@hankweave/types';
+import { defineErrorClass, type ErrorDetails } from '@hankweave/types';
 
 /**
  * Every code a {@link StateError} can carry. A runtime list (for tables, snapshots and
@@ -27,24 +27,14 @@ export type StateErrorCode = (typeof STATE_ERROR_CODES)[number];
  *
  * ```ts
  * try { store.apply(t); } catch (error) {
- *   if (error instanceof StateError && error.code === 'STATE_INVALID_TRANSITION') { ... }
+ *   if (StateError.is(error, 'STATE_INVALID_TRANSITION')) { ... }
  * }
  * ```
  */
-export class StateError extends HankweaveError<StateErrorCode> {
-  override name = 'StateError';
+export class StateError extends defineErrorClass('StateError', STATE_ERROR_CODES) {}
 
-  /** True when `value` is a `StateError`, optionally with the given code. */
-  static isStateError(value: unknown, code?: StateErrorCode): value is StateError {
-    return (
-      HankweaveError.is(value) &&
-      value.name === 'StateError' &&
-      (code === undefined || value.code === code)
-    );
-  }
-}
-
-/** Shorthand used inside the package: `throw stateError('STATE_LOCKED', '...', {pid})`. */
+// Shorthand used inside the package (not exported from its entry points):
+// `throw stateError('STATE_LOCKED', '...', {pid})`.
 export const stateError = (
   code: StateErrorCode,
   message: string,

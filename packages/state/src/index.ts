@@ -7,12 +7,6 @@ export {
 } from './crash-detection.js';
 export { STATE_ERROR_CODES, StateError, type StateErrorCode } from './errors.js';
 export {
-  nodeStateFs,
-  type StateDirent,
-  type StateFileHandle,
-  type StateFs,
-} from './fs.js';
-export {
   type AcquireRuntimeLockOptions,
   acquireRuntimeLock,
   LOCK_HEARTBEAT_MS,
@@ -56,7 +50,6 @@ export {
 } from './read/inspect.js';
 export { type ReadStateOptions, type ReadStateResult, readState } from './read/read-state.js';
 export { type RunTreeNode, runTree } from './read/run-tree.js';
-export { REQUIRED_METADATA } from './reducer/codon-record.js';
 export { reduceState, replayTransitions } from './reducer/reduce-state.js';
 export { SERVER_CRASHED_REASON } from './reducer/run-transitions.js';
 export { type OpenStateStoreOptions, StateStore } from './state-store.js';

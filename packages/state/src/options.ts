@@ -1,4 +1,4 @@
-import type { StateFs } from './fs.js';
+import type { Fs } from '@hankweave/durable-io';
 
 /** Where the store reports what it recovered from; all members optional. */
 export interface StateLogger {
@@ -19,8 +19,8 @@ export const processWarningLogger: StateLogger = {
 
 /** Options shared by `StateStore.open`, `readState` and the lock. */
 export interface StateIoOptions {
-  /** File system to use (default: `node:fs/promises`). */
-  fs?: StateFs;
+  /** File system to use (default: durable-io's `nodeFs`, the real one). */
+  fs?: Fs;
   /** Time source (default: `() => new Date()`); every timestamp the package writes comes from it. */
   clock?: () => Date;
   /** Where warnings go. */

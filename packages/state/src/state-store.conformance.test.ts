@@ -1,15 +1,21 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createFaultyFs, describeStateStoreConformance } from './testing.js';
+import { createFaultyFs, makeTempDir, type TempDir } from '@hankweave/durable-io/testing';
+import { describeStateStoreConformance } from './testing.js';
 
+// Each test's `.hankweave` directory, inside a temp dir of its own.
+const roots = new Map<string, TempDir>();
 const createDir = async (): Promise<string> => {
-  const dir = join(await mkdtemp(join(tmpdir(), 'hankweave-state-')), '.hankweave');
+  const root = await makeTempDir('hankweave-state-');
+  const dir = join(root.path, '.hankweave');
+  roots.set(dir, root);
   await mkdir(dir);
   return dir;
 };
-const destroyDir = (dir: string): Promise<void> =>
-  rm(join(dir, '..'), { recursive: true, force: true });
+const destroyDir = async (dir: string): Promise<void> => {
+  await roots.get(dir)?.cleanup();
+  roots.delete(dir);
+};
 
 describeStateStoreConformance({
   name: 'real fs in a tmp dir',

@@ -1,7 +1,7 @@
+import { nodeFs } from '@hankweave/durable-io';
 import type { HankweaveState, StateTransition, StateValidation } from '@hankweave/types';
 import { findCrashedRuns, runCrashedTransition } from './crash-detection.js';
 import { type StateError, stateError } from './errors.js';
-import { nodeStateFs } from './fs.js';
 import { isPidAlive as defaultIsPidAlive } from './lock/pid.js';
 import type { RuntimeLockHandle } from './lock/runtime-lock-handle.js';
 import {
@@ -83,7 +83,7 @@ export class StateStore {
         },
       },
       {
-        fs: options.fs ?? nodeStateFs,
+        fs: options.fs ?? nodeFs,
         paths: this.paths,
         linksWork: true,
         dirReady: false,

@@ -1,14 +1,6 @@
-// @hankweave/state/testing: the conformance suite, a fault-injecting fs and transition builders.
+// @hankweave/state/testing: the conformance suite and transition builders. The fault-injecting
+// fs it uses is durable-io's: `createFaultyFs` from `@hankweave/durable-io/testing`.
 
-export {
-  createFaultyFs,
-  type Fault,
-  type FaultyFs,
-  type FaultyFsOptions,
-  FS_OPERATIONS,
-  type FsCall,
-  type FsOperation,
-} from './testing/faulty-fs.js';
 export type {
   CaseContext,
   RecordingLogger,

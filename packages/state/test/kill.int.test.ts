@@ -1,8 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import {
+  type ChildUnderTest,
+  makeTempDir,
+  spawnChild,
+  type TempDir,
+} from '@hankweave/durable-io/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readState } from '../src/read/read-state.js';
 
@@ -26,75 +30,56 @@ interface Outcome {
 const compare = (a: [number, number], b: [number, number]): number => a[0] - b[0] || a[1] - b[1];
 
 interface Spawned {
-  child: ChildProcess;
+  child: ChildUnderTest;
   outcome: Outcome;
-  loaded: Promise<void>;
-  closed: Promise<void>;
+  /** Resolves once the child printed `loaded` (or exited without). */
+  loaded: Promise<unknown>;
+  /** Set by runToDeath: kills the child once the first flush after `ready` arrives. */
+  killMidStream?: () => void;
 }
 
 /** Starts a child that loads its modules and waits for `go`. */
-const spawnChild = (dir: string): Spawned => {
-  const child = spawn(process.execPath, [CHILD, dir], { stdio: ['pipe', 'pipe', 'pipe'] });
+const startChild = (dir: string): Spawned => {
+  // No guard from spawn: children wait for their predecessor first; runToDeath guards after `go`.
+  const child = spawnChild(CHILD, [dir], { stdin: true, guardMs: 0 });
   const outcome: Outcome = { exit: { code: null, signal: null }, stderr: '' };
-  let onLoaded: () => void = () => {};
-  const loaded = new Promise<void>((resolve) => {
-    onLoaded = resolve;
-  });
-  let kill: (() => void) | undefined;
-  let buffer = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString();
-    const lines = buffer.split('\n');
-    buffer = lines.pop() ?? '';
-    for (const line of lines) {
-      const [kind, runId, a, b] = line.split(' ');
-      if (kind === 'loaded') onLoaded();
-      else if (kind === 'locked') outcome.previousPid = Number(runId);
-      else if (kind === 'ready') outcome.ready = true;
-      else if (kind === 'flushed') {
-        outcome.runId = runId;
-        const key: [number, number] = [Number(a), Number(b)];
-        if (outcome.flushed === undefined || compare(key, outcome.flushed) > 0)
-          outcome.flushed = key;
-        if (outcome.ready) {
-          outcome.flushesAfterReady = (outcome.flushesAfterReady ?? 0) + 1;
-          // Kill 5-60 ms into the stream of flushes: transitions keep arriving, saves are in flight.
-          if (outcome.flushesAfterReady === 1) kill?.();
-        }
+  const spawned: Spawned = {
+    child,
+    outcome,
+    loaded: child.waitForLine((line) => line === 'loaded').catch(() => undefined),
+  };
+  child.onLine((line) => {
+    const [kind, runId, a, b] = line.split(' ');
+    if (kind === 'locked') outcome.previousPid = Number(runId);
+    else if (kind === 'ready') outcome.ready = true;
+    else if (kind === 'flushed') {
+      outcome.runId = runId;
+      const key: [number, number] = [Number(a), Number(b)];
+      if (outcome.flushed === undefined || compare(key, outcome.flushed) > 0) outcome.flushed = key;
+      if (outcome.ready) {
+        outcome.flushesAfterReady = (outcome.flushesAfterReady ?? 0) + 1;
+        if (outcome.flushesAfterReady === 1) spawned.killMidStream?.();
       }
     }
   });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    outcome.stderr += chunk.toString();
-  });
-  const closed = new Promise<void>((resolve) => {
-    child.on('close', (code, signal) => {
-      outcome.exit = { code, signal };
-      onLoaded();
-      resolve();
-    });
-  });
-  const spawned: Spawned = { child, outcome, loaded, closed };
-  (spawned as Spawned & { arm: (early: boolean) => void }).arm = (early) => {
-    const sigkill = (): void => {
-      child.kill('SIGKILL');
-    };
-    if (early) setTimeout(sigkill, Math.random() * 40);
-    else kill = () => setTimeout(sigkill, 5 + Math.random() * 55);
-  };
   return spawned;
 };
 
 /** Lets a loaded child go and SIGKILLs it: early ones while they start, others mid-stream. */
 const runToDeath = async (spawned: Spawned, early: boolean): Promise<Outcome> => {
+  const { child, outcome } = spawned;
   await spawned.loaded;
-  (spawned as Spawned & { arm: (early: boolean) => void }).arm(early);
-  spawned.child.stdin?.write('go\n');
+  if (early) void child.kill(Math.random() * 40);
+  // Kill 5-60 ms into the stream of flushes: transitions keep arriving, saves are in flight.
+  else spawned.killMidStream = () => void child.kill(5 + Math.random() * 55);
+  child.send('go\n');
   // A child that stops printing (a bug) is killed after a while; the exit assertion then fails.
-  const guard = setTimeout(() => spawned.child.kill('SIGKILL'), 20_000);
-  await spawned.closed;
+  const guard = setTimeout(() => child.process.kill('SIGKILL'), 20_000);
+  const exit = await child.exited;
   clearTimeout(guard);
-  return spawned.outcome;
+  outcome.exit = { code: exit.code, signal: exit.signal };
+  outcome.stderr = exit.stderr;
+  return outcome;
 };
 
 /** One lane: one execution directory, children killed one after another. */
@@ -107,13 +92,13 @@ const lane = async (
   // killed after it before printing (it may have taken the lock, or removed it mid-takeover: 0).
   let candidates = new Set([0]);
   let lastRunWithFlush: string | undefined;
-  let next = spawnChild(dir);
+  let next = startChild(dir);
   for (let index = 0; index < kills; index++) {
     const early = index % 7 === 3;
     const current = next;
-    if (index + 1 < kills) next = spawnChild(dir);
+    if (index + 1 < kills) next = startChild(dir);
     const outcome = await runToDeath(current, early);
-    const pid = current.child.pid ?? -1;
+    const pid = current.child.process.pid ?? -1;
     stats.kills++;
     expect(outcome.exit, outcome.stderr).toEqual({ code: null, signal: 'SIGKILL' });
     if (outcome.previousPid !== undefined) {
@@ -153,10 +138,9 @@ const lane = async (
 };
 
 describe('StateStore under SIGKILL', () => {
-  const roots: string[] = [];
+  const roots: TempDir[] = [];
   afterAll(async () => {
-    if (!process.env.STATE_KILL_KEEP)
-      await Promise.all(roots.map((root) => rm(root, { recursive: true, force: true })));
+    if (!process.env.STATE_KILL_KEEP) await Promise.all(roots.map((root) => root.cleanup()));
   });
 
   it(`keeps every flushed transition across ${KILLS} kills of real processes`, async () => {
@@ -165,9 +149,9 @@ describe('StateStore under SIGKILL', () => {
     const stats = { kills: 0, verified: 0, midStream: 0 };
     await Promise.all(
       Array.from({ length: LANES }, async (_, index) => {
-        const root = await mkdtemp(join(tmpdir(), 'state-kill-'));
+        const root = await makeTempDir('state-kill-');
         roots.push(root);
-        const dir = join(root, '.hankweave');
+        const dir = join(root.path, '.hankweave');
         await mkdir(dir);
         const share = Math.floor(KILLS / LANES) + (index < KILLS % LANES ? 1 : 0);
         await lane(dir, share, stats);

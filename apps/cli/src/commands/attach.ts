@@ -1,7 +1,7 @@
 import { connectHankweave } from '@hankweave/runtime';
-import type { HankweaveEvent } from '@hankweave/types';
 import { type ExecutionSelector, findExecution, liveLock } from '../execution/find-execution.js';
 import { CliError } from '../output/cli-error.js';
+import type { CliEvent } from '../output/describe-event.js';
 import type { Terminal } from '../output/terminal.js';
 import { printEvent } from './events.js';
 
@@ -51,12 +51,13 @@ export async function attachCommand(
     terminal.style.dim(`Attached read-only to ${executionDir} (pid ${lock.pid}); Ctrl-C detaches.`),
   );
   const seen = new Set<string>();
-  const show = (event: HankweaveEvent) => {
+  // A newer runtime may send types this version does not know: they are shown as JSON.
+  const show = (event: CliEvent) => {
     if (seen.has(event.id)) return;
     seen.add(event.id);
     printEvent(terminal, event, options.json === true);
   };
-  for (const event of client.handshake.eventHistory) show(event as HankweaveEvent);
+  for (const event of client.handshake.eventHistory) show(event);
   client.on((event) => {
     if (event.type !== 'pong' && event.type !== 'history.batch') show(event);
   });

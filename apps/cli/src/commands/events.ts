@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
+import { sleep } from '@hankweave/durable-io';
 import { type EventJournal, openJournalReadOnly } from '@hankweave/journal';
 import { type ExecutionSelector, findExecution } from '../execution/find-execution.js';
 import { journalPath } from '../execution/open-inspection.js';
 import { CliError } from '../output/cli-error.js';
-import { type AnyEvent, describeEvent, eventCodonId } from '../output/describe-event.js';
+import { type CliEvent, describeEvent, eventCodonId } from '../output/describe-event.js';
 import { fit } from '../output/format.js';
 import type { Terminal } from '../output/terminal.js';
 
@@ -39,16 +40,18 @@ export async function eventsCommand(
     );
   const tail = parseTail(options.tail);
   const matches = eventFilter(options);
-  const print = (event: AnyEvent) => printEvent(terminal, event, options.json === true);
+  const print = (event: CliEvent) => printEvent(terminal, event, options.json === true);
   const journal = await openJournalReadOnly(path);
   try {
     // One pass from the start: keeps the last `tail` matches and ends with the cursor at the end.
-    const kept: AnyEvent[] = [];
+    const kept: CliEvent[] = [];
     let cursor: string | undefined;
     for (;;) {
       const page = await journal.getEventsAfter(cursor, PAGE);
       cursor = page.nextCursor;
-      for (const event of page.events as AnyEvent[]) {
+      // Typed as known events, but the journal checks only a line's envelope: `matches` and
+      // `print` take any CliEvent, so a newer runtime's types are shown as JSON.
+      for (const event of page.events) {
         if (!matches(event)) continue;
         kept.push(event);
         if (tail > 0 && kept.length > tail) kept.shift();
@@ -67,8 +70,8 @@ export async function eventsCommand(
 async function follow(
   journal: EventJournal,
   start: string | undefined,
-  matches: (event: AnyEvent) => boolean,
-  print: (event: AnyEvent) => void,
+  matches: (event: CliEvent) => boolean,
+  print: (event: CliEvent) => void,
   pollMs: number,
   signal?: AbortSignal,
 ): Promise<void> {
@@ -76,23 +79,9 @@ async function follow(
   while (!signal?.aborted) {
     const page = await journal.getEventsAfter(cursor, PAGE);
     cursor = page.nextCursor;
-    for (const event of page.events as AnyEvent[]) if (matches(event)) print(event);
+    for (const event of page.events) if (matches(event)) print(event);
     if (!page.hasMore) await sleep(pollMs, signal);
   }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
 }
 
 function parseTail(value: string | undefined): number {
@@ -109,7 +98,7 @@ function parseTail(value: string | undefined): number {
 }
 
 /** `--type codon.completed,error` (a trailing `*` matches a prefix) and `--codon id` (loop ids match every iteration). */
-function eventFilter(options: EventsOptions): (event: AnyEvent) => boolean {
+function eventFilter(options: EventsOptions): (event: CliEvent) => boolean {
   const types = (options.type ?? [])
     .flatMap((value) => value.split(','))
     .map((value) => value.trim())
@@ -136,7 +125,7 @@ function eventFilter(options: EventsOptions): (event: AnyEvent) => boolean {
 }
 
 /** Prints one event as a line (time, type, codon, description), or as NDJSON. */
-export function printEvent(terminal: Terminal, event: AnyEvent, json: boolean): void {
+export function printEvent(terminal: Terminal, event: CliEvent, json: boolean): void {
   if (json) {
     terminal.out(JSON.stringify(event));
     return;

@@ -68,7 +68,7 @@ export async function rollbackCommand(
     if (options.json) terminal.out(JSON.stringify(event));
     else if (
       event.type.startsWith('rollback.') ||
-      (event.type === 'info' && /roll/i.test(String((event.data as { message?: string }).message)))
+      (event.type === 'info' && /roll/i.test(event.data.message))
     )
       terminal.out(terminal.style.dim(describeEvent(event)));
   });

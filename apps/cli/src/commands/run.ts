@@ -122,8 +122,7 @@ export async function runCommand(
   const active = runtime;
   active.on((event) => {
     // The runtime logs an error, then emits it as an event: show it once (NDJSON keeps every event).
-    const message =
-      event.type === 'error' ? (event.data as { message: string }).message : undefined;
+    const message = event.type === 'error' ? event.data.message : undefined;
     if (message !== undefined && !options.json && loggedErrors.delete(message)) return;
     view.onEvent(event);
   });
@@ -143,10 +142,10 @@ export async function runCommand(
         'warn',
         `${signal}: stopping once the agent has exited (${signal === 'SIGINT' ? 'Ctrl-C' : 'signal'} again to force)`,
       );
-      void active.runtime.shutdown(signal);
+      void active.close({ reason: signal });
     } else {
       view.log('warn', 'Forcing shutdown');
-      void active.runtime.forceShutdown();
+      void active.close({ force: true });
     }
   };
   process.on('SIGINT', onSignal);
@@ -161,7 +160,7 @@ export async function runCommand(
       const lock = executionLayout(active.executionDir).lockFile;
       view.log('info', `WebSocket: ${active.server.url} (clients need the token in ${lock})`);
     }
-    if (pending) void active.runtime.shutdown(pending);
+    if (pending) void active.close({ reason: pending });
     else if (!autostart) {
       view.log('info', IDLE_KEYS);
       detach = attachIdleControls(active, view, () => onSignal('SIGINT'));

@@ -21,11 +21,7 @@ export async function statusCommand(
   ]);
   const thread = executionThread(state);
   const rows = codonRows(state);
-  const lastSuccess = thread.codons.find(
-    ({ codon }) =>
-      codon.status === 'completed' &&
-      (codon as { completionCheckpoint?: string }).completionCheckpoint,
-  );
+  const lastSuccess = lastSuccessOf(thread);
   if (options.json) {
     terminal.out(
       JSON.stringify({
@@ -44,12 +40,7 @@ export async function statusCommand(
         })),
         codons: rows.map(({ record: _record, ...row }) => row),
         nextCodonId: thread.nextCodonId,
-        lastSuccess: lastSuccess
-          ? {
-              codonId: lastSuccess.codon.codonId,
-              sha: (lastSuccess.codon as { completionCheckpoint?: string }).completionCheckpoint,
-            }
-          : null,
+        lastSuccess: lastSuccess ?? null,
         totalCost: totalCost(state),
       }),
     );
@@ -76,10 +67,8 @@ export async function statusCommand(
   const layout = rowLayout(rows);
   for (const row of rows) terminal.out(`  ${formatRow(row, style, { layout, columns: 200 })}`);
   terminal.out(`${label('Next codon')}${nextCodon(thread, rows, lock !== undefined)}`);
-  const sha = (lastSuccess?.codon as { completionCheckpoint?: string } | undefined)
-    ?.completionCheckpoint;
   terminal.out(
-    `${label('Last success')}${lastSuccess ? `completed:${lastSuccess.codon.codonId} ${shortSha(sha)}` : '(none)'}`,
+    `${label('Last success')}${lastSuccess ? `completed:${lastSuccess.codonId} ${shortSha(lastSuccess.sha)}` : '(none)'}`,
   );
   terminal.out(`${label('Total cost')}${formatCost(totalCost(state))}`);
   if (!lock && thread.nextCodonId)
@@ -89,6 +78,17 @@ export async function statusCommand(
       style.yellow(`! ${executionLayout(executionDir).metaFile} is missing or unreadable`),
     );
   return 0;
+}
+
+/** The newest completed codon on the thread with a completion checkpoint (a failed run resumes there). */
+function lastSuccessOf(
+  thread: ReturnType<typeof executionThread>,
+): { codonId: string; sha: string } | undefined {
+  for (const { codon } of thread.codons) {
+    if (codon.status === 'completed' && codon.completionCheckpoint)
+      return { codonId: codon.codonId, sha: codon.completionCheckpoint };
+  }
+  return undefined;
 }
 
 function nextCodon(

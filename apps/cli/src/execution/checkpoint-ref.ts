@@ -14,13 +14,31 @@ export const CODON_CHECKPOINT_TYPES = [
 ] as const;
 export type CodonCheckpointType = (typeof CODON_CHECKPOINT_TYPES)[number];
 
-const FIELDS = {
-  'rig-setup': 'rigSetupCheckpoint',
-  completed: 'completionCheckpoint',
-  error: 'errorCheckpoint',
-  skipped: 'skipCheckpoint',
-} as const;
-const ORDER: Record<CodonCheckpointType, (keyof typeof FIELDS)[]> = {
+/** The checkpoints a codon record names, each in a field of its own. */
+export const RECORD_CHECKPOINT_TYPES = ['rig-setup', 'completed', 'error', 'skipped'] as const;
+export type RecordCheckpointType = (typeof RECORD_CHECKPOINT_TYPES)[number];
+
+/**
+ * The sha a codon record holds for one checkpoint type: `rigSetupCheckpoint` on any record, the
+ * terminal ones only on a record of that status (`completionCheckpoint` on a completed one ...).
+ */
+export function recordCheckpoint(
+  record: CodonExecution,
+  type: RecordCheckpointType,
+): string | undefined {
+  switch (type) {
+    case 'rig-setup':
+      return record.rigSetupCheckpoint;
+    case 'completed':
+      return record.status === 'completed' ? record.completionCheckpoint : undefined;
+    case 'error':
+      return record.status === 'failed' ? record.errorCheckpoint : undefined;
+    case 'skipped':
+      return record.status === 'skipped' ? record.skipCheckpoint : undefined;
+  }
+}
+
+const ORDER: Record<CodonCheckpointType, RecordCheckpointType[]> = {
   start: ['rig-setup', 'completed', 'error', 'skipped'],
   end: ['completed', 'error', 'skipped', 'rig-setup'],
   'rig-setup': ['rig-setup'],
@@ -100,7 +118,7 @@ export async function resolveCheckpointRef(
       (candidate) => candidate.codonId === parsed.codonId,
     )) {
       for (const type of ORDER[parsed.type]) {
-        const sha = (record as unknown as Record<string, string | undefined>)[FIELDS[type]];
+        const sha = recordCheckpoint(record, type);
         if (sha) return { sha, label: `${type}:${parsed.codonId} ${sha.slice(0, 7)}` };
       }
     }
@@ -114,7 +132,7 @@ export async function resolveCheckpointRef(
     const sha = await engine.resolve(parsed.ref);
     return { sha, label: sha.slice(0, 7) };
   } catch (error) {
-    if (HankweaveError.is(error) && error.code === 'CHECKPOINT_NOT_FOUND') {
+    if (HankweaveError.is(error, 'CHECKPOINT_NOT_FOUND')) {
       throw new CliError(
         'CLI_NOT_FOUND',
         `${parsed.ref} is neither a codon of this execution nor a checkpoint sha`,

@@ -1,5 +1,4 @@
-import * as fsp from 'node:fs/promises';
-import type { CheckpointFs } from '@hankweave/checkpoints';
+import { type Fs, type FsFileHandle, nodeFs } from '@hankweave/durable-io';
 
 const nothing = async (): Promise<undefined> => undefined;
 
@@ -15,7 +14,7 @@ const droppedHandle = {
   stat: async () => {
     throw Object.assign(new Error('read-only inspection'), { code: 'EROFS' });
   },
-};
+} as unknown as FsFileHandle;
 
 const isWriteFlag = (flags: unknown): boolean =>
   typeof flags === 'string' ? /[wax+]/.test(flags) : typeof flags === 'number' && flags !== 0;
@@ -24,17 +23,26 @@ const isWriteFlag = (flags: unknown): boolean =>
  * The file system the CLI opens a checkpoint repository with for inspection: reads go to disk,
  * every write is dropped. `CheckpointEngine.open` tidies up what a killed writer left (lock files,
  * temp objects); against a live runtime that would delete the writer's in-flight files, so the
- * inspecting commands (checkpoints, diff, status) must never write.
+ * inspecting commands (checkpoints, diff, status) must never write. Every method is listed (no
+ * spread of `nodeFs`): a method added to `Fs` must be sorted into reads or writes here.
  */
-export const readOnlyFs = {
-  readFile: fsp.readFile,
-  stat: fsp.stat,
-  lstat: fsp.lstat,
-  readdir: fsp.readdir,
-  readlink: fsp.readlink,
-  open: (async (path: Parameters<typeof fsp.open>[0], flags?: string | number, mode?: number) =>
-    isWriteFlag(flags) ? droppedHandle : fsp.open(path, flags, mode)) as unknown as typeof fsp.open,
+export const readOnlyFs: Fs = {
+  readFile: nodeFs.readFile,
+  stat: nodeFs.stat,
+  lstat: nodeFs.lstat,
+  readdir: nodeFs.readdir,
+  readlink: nodeFs.readlink,
+  readdirSync: nodeFs.readdirSync,
+  lstatSync: nodeFs.lstatSync,
+  statSync: nodeFs.statSync,
+  readFileSync: nodeFs.readFileSync,
+  open: async (path, flags, mode) =>
+    isWriteFlag(flags) ? droppedHandle : nodeFs.open(path, flags, mode),
   writeFile: nothing,
+  appendFile: nothing,
+  link: nothing,
+  copyFile: nothing,
+  utimes: nothing,
   mkdir: nothing,
   rmdir: nothing,
   rm: nothing,
@@ -42,4 +50,4 @@ export const readOnlyFs = {
   symlink: nothing,
   rename: nothing,
   chmod: nothing,
-} as unknown as CheckpointFs;
+};

@@ -1,5 +1,6 @@
 import { codonCost, executionThread } from '@hankweave/state';
 import type { CodonExecution, CodonStatus, HankweaveState, TokenUsage } from '@hankweave/types';
+import { RECORD_CHECKPOINT_TYPES, recordCheckpoint } from '../execution/checkpoint-ref.js';
 
 /** A plan entry with what is known about it: the latest record on the execution thread. */
 export interface CodonRow {
@@ -14,14 +15,21 @@ export interface CodonRow {
   record?: CodonExecution;
 }
 
-const tokensOf = (record: CodonExecution): TokenUsage | undefined => {
-  const fields = record as {
-    finalTokens?: TokenUsage;
-    currentTokens?: TokenUsage;
-    partialTokens?: TokenUsage;
-  };
-  return fields.finalTokens ?? fields.currentTokens ?? fields.partialTokens;
-};
+/** The tokens a record counts: final once completed, partial once failed or skipped, else live. */
+function tokensOf(record: CodonExecution): TokenUsage | undefined {
+  switch (record.status) {
+    case 'completed':
+      return record.finalTokens;
+    case 'failed':
+    case 'skipped':
+      return record.partialTokens;
+    case 'running':
+    case 'completing-sentinels':
+      return record.currentTokens;
+    default:
+      return undefined;
+  }
+}
 
 /**
  * One row per plan entry, in plan order (loops appear as they expand), joined with the latest
@@ -43,9 +51,12 @@ export function codonRows(state: HankweaveState): CodonRow[] {
 
 function toRow(codonId: string, name: string, record: CodonExecution | undefined): CodonRow {
   if (!record) return { codonId, name, status: 'pending', cost: 0 };
-  const failure = (record as { failureReason?: { message?: string } }).failureReason?.message;
+  const failure = record.status === 'failed' ? record.failureReason.message : undefined;
   const tokens = tokensOf(record);
-  const endTime = (record as { endTime?: string }).endTime;
+  const endTime =
+    record.status === 'completed' || record.status === 'failed' || record.status === 'skipped'
+      ? record.endTime
+      : undefined;
   return {
     codonId,
     name,
@@ -85,15 +96,9 @@ export function checkpointCount(state: HankweaveState): number {
   const shas = new Set<string>();
   for (const run of state.runs) {
     for (const codon of run.codons) {
-      const fields = codon as Record<string, unknown>;
-      for (const key of [
-        'rigSetupCheckpoint',
-        'completionCheckpoint',
-        'errorCheckpoint',
-        'skipCheckpoint',
-      ]) {
-        const sha = fields[key];
-        if (typeof sha === 'string' && sha) shas.add(sha);
+      for (const type of RECORD_CHECKPOINT_TYPES) {
+        const sha = recordCheckpoint(codon, type);
+        if (sha) shas.add(sha);
       }
     }
   }

@@ -1,27 +1,59 @@
+import {
+  EVENT_TYPES,
+  type EventData,
+  type EventEnvelope,
+  type HankweaveEvent,
+} from '@hankweave/types';
 import { formatCost, formatCount, formatDuration, oneLine, shortSha, truncate } from './format.js';
 
-/** An event as read from the journal or the bus; unknown types (newer runtimes) are allowed. */
-export interface AnyEvent {
-  id?: string;
-  type: string;
-  timestamp: string;
-  data: unknown;
+/**
+ * An event as the CLI shows it: one of the typed {@link HankweaveEvent}s, or the bare envelope of
+ * a type this version does not know. The journal checks only the envelope of what it reads, so a
+ * journal written by a newer runtime yields such events; they are shown as JSON, never refused.
+ */
+export type CliEvent = HankweaveEvent | EventEnvelope;
+
+const KNOWN_TYPES: ReadonlySet<string> = new Set(EVENT_TYPES);
+
+/**
+ * True when the event is of a type this version knows, so `data` has its schema type. Data that is
+ * not an object (a damaged line) counts as unknown: it is shown as JSON rather than read.
+ */
+export function isKnownEvent(event: CliEvent): event is HankweaveEvent {
+  return KNOWN_TYPES.has(event.type) && typeof event.data === 'object' && event.data !== null;
 }
 
-type Data = Record<string, unknown>;
+/** The codon an event is about, when it names one (any type, unknown ones included, may). */
+export function eventCodonId(event: CliEvent): string | undefined {
+  const { data } = event;
+  return typeof data === 'object' &&
+    data !== null &&
+    'codonId' in data &&
+    typeof data.codonId === 'string'
+    ? data.codonId
+    : undefined;
+}
+
+// Tool inputs are whatever the agent sent (`toolInput` is `unknown` in the schema): read leniently.
+type ToolInput = Partial<
+  Record<
+    | 'file_path'
+    | 'path'
+    | 'notebook_path'
+    | 'command'
+    | 'pattern'
+    | 'url'
+    | 'query'
+    | 'description',
+    unknown
+  >
+>;
 const str = (value: unknown): string =>
   typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
-const num = (value: unknown): number => (typeof value === 'number' ? value : 0);
-
-/** The codon an event is about, when it names one. */
-export function eventCodonId(event: AnyEvent): string | undefined {
-  const data = (event.data ?? {}) as Data;
-  return typeof data.codonId === 'string' ? data.codonId : undefined;
-}
 
 /** A short description of a tool call: the command, the file, the pattern. */
 export function describeToolCall(toolName: string, input: unknown): string {
-  const args = (input ?? {}) as Data;
+  const args: ToolInput = isRecord(input) ? input : {};
   const path = str(args.file_path ?? args.path ?? args.notebook_path);
   const detail =
     args.command !== undefined
@@ -39,97 +71,134 @@ function relativeToAgentRoot(path: string): string {
   return index >= 0 ? path.slice(index + marker.length) : path;
 }
 
-/** One line of text for an event (without time and codon, which the caller adds). */
-export function describeEvent(event: AnyEvent): string {
-  const d = (event.data ?? {}) as Data;
-  switch (event.type) {
-    case 'codon.started':
-      return `started ${str(d.codonName)} (session ${str(d.sessionId).slice(0, 8)})`;
-    case 'codon.completed': {
-      const reason = (d.failureReason as Data | undefined)?.message;
-      if (d.success)
-        return `completed in ${formatDuration(num(d.duration))}, ${formatCost(num(d.cost))}`;
-      return `failed after ${formatDuration(num(d.duration))}${reason ? `: ${oneLine(str(reason))}` : ''}${d.failureIgnored ? ' (ignored: onFailure=ignore)' : ''}`;
-    }
-    case 'rig.output':
-      return `rig ${str(d.stream)}: ${str(d.line)}`;
-    case 'rig.setup.completed':
-      return `rig setup done: ${num(d.commandCount)} operation(s) in ${formatDuration(num(d.durationMs))}`;
-    case 'rig.setup.failed':
-      return `rig setup failed (${str(d.failureType)}${d.exitCode !== undefined ? `, exit ${str(d.exitCode)}` : ''})${d.ignored ? ', ignored' : ''}`;
-    case 'assistant.action':
-      if (d.action === 'tool_use') return `tool ${describeToolCall(str(d.toolName), d.toolInput)}`;
-      return `${d.action === 'thinking' ? 'thinks' : 'says'}: ${oneLine(str(d.content))}`;
-    case 'tool.result':
-      return `${str(d.toolName)} ${d.isError ? 'failed' : 'done'} in ${formatDuration(num(d.executionTimeMs))}${d.isError ? `: ${oneLine(str(d.result))}` : ''}`;
-    case 'file.updated':
-      return `${str(d.action)} ${str(d.path)}`;
-    case 'filetree.updated':
-      return `file tree: ${Array.isArray(d.tree) ? d.tree.length : 0} top-level entries`;
-    case 'token.usage':
-      return `tokens: ${formatCount(num(d.inputTokens))} in, ${formatCount(num(d.outputTokens))} out, ${formatCost(num(d.totalCost))}`;
-    case 'info':
-      return oneLine(str(d.message));
-    case 'error':
-      return `error (${str(d.severity) || 'error'}): ${oneLine(str(d.message))}`;
-    case 'state.transition':
-      return describeTransition(d);
-    case 'state.snapshot':
-      return `snapshot: ${Array.isArray(d.completedCodons) ? d.completedCodons.length : 0} completed, total ${formatCost(num(d.totalCost))}`;
-    case 'server.idle':
-      return `idle (${str(d.reason)}): ${str(d.message)}`;
-    case 'loop.iteration.completed':
-      return `loop ${str(d.loopId)} iteration ${num(d.iteration)} done${d.isFinal ? ` (final${d.terminationReason ? `: ${str(d.terminationReason)}` : ''})` : ''}`;
-    case 'rollback.started':
-      return `rollback started: to ${str(d.toCodon) || 'initial'} (${str(d.checkpointType)}) ${shortSha(str(d.toCheckpoint))}`;
-    case 'rollback.progress':
-    case 'rollback.codonCheckpoint':
-      return `rollback: ${oneLine(str(d.message))}`;
-    case 'rollback.rigCleanup':
-      return `rollback: rig cleanup ${str(d.status)} (${Array.isArray(d.directories) ? d.directories.join(', ') : ''})`;
-    case 'rollback.archiveRestore':
-      return `rollback: archive restore ${str(d.status)}`;
-    case 'rollback.completed':
-      return `rollback completed: at ${str(d.codonId) || 'initial'} (${str(d.checkpointType)}) ${shortSha(str(d.checkpoint))}, run ${str(d.toRun)}`;
-    case 'checkpoint.list':
-      return `${Array.isArray(d.checkpoints) ? d.checkpoints.length : 0} checkpoint(s)`;
-    case 'budget.summary':
-      return `budget summary: ${formatCost(num((d.totals as Data | undefined)?.actualDollars))}`;
-    default:
-      return truncate(oneLine(JSON.stringify(event.data ?? {})), 200);
+/** The JSON line an event without a description of its own is shown as. */
+const asJson = (event: CliEvent): string =>
+  truncate(oneLine(JSON.stringify(event.data ?? {})), 200);
+
+/**
+ * One line of text for an event (without time and codon, which the caller adds). A journal line
+ * of a known type whose data lacks a field its schema requires (a damaged or foreign file) is
+ * shown as JSON rather than ending the listing.
+ */
+export function describeEvent(event: CliEvent): string {
+  if (!isKnownEvent(event)) return asJson(event);
+  try {
+    return describeKnownEvent(event);
+  } catch {
+    return asJson(event);
   }
 }
 
-function describeTransition(d: Data): string {
-  const kind = str(d.transitionType);
-  const inner = ((d.transition as Data | undefined)?.data ?? {}) as Data;
+function describeKnownEvent(event: HankweaveEvent): string {
+  const { type, data } = event;
+  switch (type) {
+    case 'codon.started':
+      return `started ${data.codonName} (session ${data.sessionId.slice(0, 8)})`;
+    case 'codon.completed': {
+      const reason = data.failureReason?.message;
+      if (data.success)
+        return `completed in ${formatDuration(data.duration)}, ${formatCost(data.cost)}`;
+      return `failed after ${formatDuration(data.duration)}${reason ? `: ${oneLine(reason)}` : ''}${data.failureIgnored ? ' (ignored: onFailure=ignore)' : ''}`;
+    }
+    case 'rig.output':
+      return `rig ${data.stream}: ${data.line}`;
+    case 'rig.setup.completed':
+      return `rig setup done: ${data.commandCount} operation(s) in ${formatDuration(data.durationMs)}`;
+    case 'rig.setup.failed':
+      return `rig setup failed (${data.failureType}${data.exitCode !== undefined ? `, exit ${data.exitCode}` : ''})${data.ignored ? ', ignored' : ''}`;
+    case 'assistant.action':
+      if (data.action === 'tool_use')
+        return `tool ${describeToolCall(data.toolName ?? '', data.toolInput)}`;
+      return `${data.action === 'thinking' ? 'thinks' : 'says'}: ${oneLine(data.content)}`;
+    case 'tool.result':
+      return `${data.toolName} ${data.isError ? 'failed' : 'done'} in ${formatDuration(data.executionTimeMs)}${data.isError ? `: ${oneLine(data.result)}` : ''}`;
+    case 'file.updated':
+      return `${data.action} ${data.path}`;
+    case 'filetree.updated':
+      return `file tree: ${data.tree.length} top-level entries`;
+    case 'token.usage':
+      return `tokens: ${formatCount(data.inputTokens)} in, ${formatCount(data.outputTokens)} out, ${formatCost(data.totalCost)}`;
+    case 'info':
+      return oneLine(data.message);
+    case 'error':
+      // `|| 'error'`: kept from before the events were typed, for journals of other versions.
+      return `error (${data.severity || 'error'}): ${oneLine(data.message)}`;
+    case 'state.transition':
+      return describeTransition(data);
+    case 'state.snapshot':
+      return `snapshot: ${data.completedCodons.length} completed, total ${formatCost(data.totalCost)}`;
+    case 'server.idle':
+      return `idle (${data.reason}): ${data.message}`;
+    case 'loop.iteration.completed':
+      return `loop ${data.loopId} iteration ${data.iteration} done${data.isFinal ? ` (final${data.terminationReason ? `: ${data.terminationReason}` : ''})` : ''}`;
+    case 'rollback.started':
+      return `rollback started: to ${data.toCodon || 'initial'} (${data.checkpointType}) ${shortSha(data.toCheckpoint)}`;
+    case 'rollback.progress':
+    case 'rollback.codonCheckpoint':
+      return `rollback: ${oneLine(data.message)}`;
+    case 'rollback.rigCleanup':
+      return `rollback: rig cleanup ${data.status} (${data.directories.join(', ')})`;
+    case 'rollback.archiveRestore':
+      return `rollback: archive restore ${data.status}`;
+    case 'rollback.completed':
+      return `rollback completed: at ${data.codonId || 'initial'} (${data.checkpointType}) ${shortSha(data.checkpoint)}, run ${data.toRun}`;
+    case 'checkpoint.list':
+      return `${data.checkpoints.length} checkpoint(s)`;
+    case 'budget.summary':
+      return `budget summary: ${formatCost(data.totals.actualDollars)}`;
+    default:
+      return asJson(event);
+  }
+}
+
+/** True for a JSON object (or array): something whose fields can be read. */
+const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
+  typeof value === 'object' && value !== null;
+
+/**
+ * `transition.data` is `unknown` in the event schema (the event carries the state transition as
+ * it was applied), so the three kinds shown are read leniently, like a tool input.
+ */
+function describeTransition(data: EventData<'state.transition'>): string {
+  const kind = data.transitionType;
+  const inner = isRecord(data.transition.data) ? data.transition.data : {};
   if (kind === 'CodonTransitioned') return `${str(inner.from)} → ${str(inner.to)}`;
   if (kind === 'CheckpointCreated')
+    // `checkpointSha` is not a field of CheckpointCreated (its schema has `sha`); kept as before.
     return `checkpoint ${str(inner.checkpointType)} ${shortSha(str(inner.sha ?? inner.checkpointSha))}`;
   if (kind === 'RunStarted') return `run ${str(inner.runId)} started`;
   return kind;
 }
 
 /** Whether the plain (non-TTY) progress shows an event: the ones a person follows a run by. */
-export function isProgressEvent(event: AnyEvent): boolean {
-  const d = (event.data ?? {}) as Data;
-  switch (event.type) {
+export function isProgressEvent(event: CliEvent): boolean {
+  if (!isKnownEvent(event)) return true;
+  try {
+    return isProgressKnownEvent(event);
+  } catch {
+    return true;
+  }
+}
+
+function isProgressKnownEvent(event: HankweaveEvent): boolean {
+  const { type, data } = event;
+  switch (type) {
     case 'token.usage':
     case 'filetree.updated':
     case 'state.snapshot':
     case 'checkpoint.list':
       return false;
     case 'assistant.action':
-      return d.action !== 'thinking';
+      return data.action !== 'thinking';
     case 'tool.result':
-      return d.isError === true;
+      return data.isError === true;
     case 'file.updated':
-      return (d.source as Data | undefined)?.kind !== 'codon-start';
+      return data.source?.kind !== 'codon-start';
     case 'state.transition':
-      return d.transitionType === 'CheckpointCreated';
+      return data.transitionType === 'CheckpointCreated';
     case 'info':
       // codon.started already says it, with the session id.
-      return !String(d.message ?? '').startsWith('Started codon ');
+      return !data.message.startsWith('Started codon ');
     default:
       return true;
   }

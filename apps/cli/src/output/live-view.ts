@@ -1,6 +1,6 @@
-import type { HankweaveState } from '@hankweave/types';
+import type { EventData, HankweaveEvent, HankweaveState } from '@hankweave/types';
 import { codonRows } from './codon-rows.js';
-import { type AnyEvent, describeToolCall, eventCodonId } from './describe-event.js';
+import { type CliEvent, describeToolCall, eventCodonId, isKnownEvent } from './describe-event.js';
 import { oneLine } from './format.js';
 import { formatRow, rowLayout } from './row-format.js';
 import type { RunView } from './run-view.js';
@@ -44,34 +44,35 @@ export class LiveView implements RunView {
     this.#render();
   }
 
-  onEvent(event: AnyEvent): void {
-    const codonId = eventCodonId(event);
-    const data = (event.data ?? {}) as Record<string, unknown>;
-    if (codonId) {
-      if (event.type === 'assistant.action' && data.action === 'tool_use') {
-        this.#activity.set(
-          codonId,
-          `→ ${describeToolCall(String(data.toolName ?? ''), data.toolInput)}`,
-        );
-      } else if (event.type === 'rig.output') {
-        this.#activity.set(codonId, `rig: ${oneLine(String(data.line ?? ''))}`);
-      } else if (event.type === 'codon.started' || event.type === 'codon.completed') {
-        this.#activity.delete(codonId);
-      }
-    }
-    if (event.type === 'error')
-      this.log(data.severity === 'warning' ? 'warn' : 'error', String(data.message ?? ''));
-    if (event.type === 'rollback.completed') this.log('info', describeRollback(data));
-    // Only --no-autostart runs go idle (autostart runs shut down at the end): say which keys act.
-    if (event.type === 'server.idle') {
-      this.log(
-        'info',
-        `${String(data.message ?? 'Waiting.')} ${this.terminal.style.dim('[n] next codon · [r] roll back · [q] quit')}`,
-      );
-    }
+  onEvent(event: CliEvent): void {
+    if (isKnownEvent(event)) this.#apply(event);
     this.#dirty = true;
     // Redraw at once when the last frame is old enough; the timer catches the rest.
     if (Date.now() - this.#renderedAt >= FRAME_MS) this.#render();
+  }
+
+  /** What an event changes besides the rows: a codon's current activity, a diagnostic line. */
+  #apply(event: HankweaveEvent): void {
+    const codonId = eventCodonId(event);
+    const { type, data } = event;
+    if (codonId) {
+      if (type === 'assistant.action' && data.action === 'tool_use') {
+        this.#activity.set(codonId, `→ ${describeToolCall(data.toolName ?? '', data.toolInput)}`);
+      } else if (type === 'rig.output') {
+        this.#activity.set(codonId, `rig: ${oneLine(data.line)}`);
+      } else if (type === 'codon.started' || type === 'codon.completed') {
+        this.#activity.delete(codonId);
+      }
+    }
+    if (type === 'error') this.log(data.severity === 'warning' ? 'warn' : 'error', data.message);
+    if (type === 'rollback.completed') this.log('info', describeRollback(data));
+    // Only --no-autostart runs go idle (autostart runs shut down at the end): say which keys act.
+    if (type === 'server.idle') {
+      this.log(
+        'info',
+        `${data.message} ${this.terminal.style.dim('[n] next codon · [r] roll back · [q] quit')}`,
+      );
+    }
   }
 
   log(level: 'info' | 'warn' | 'error', message: string): void {
@@ -151,6 +152,6 @@ export class LiveView implements RunView {
   }
 }
 
-function describeRollback(data: Record<string, unknown>): string {
-  return `Rolled back to ${String(data.codonId ?? 'the initial checkpoint')} (${String(data.checkpointType ?? '')})`;
+function describeRollback(data: EventData<'rollback.completed'>): string {
+  return `Rolled back to ${data.codonId ?? 'the initial checkpoint'} (${data.checkpointType})`;
 }

@@ -54,12 +54,13 @@ export function reportError(terminal: Terminal, error: unknown): number {
   const code = HankweaveError.is(error) ? error.code : undefined;
   terminal.err(`${style.red('Error:')} ${message}`);
   for (const line of detailLines(error)) terminal.err(`  ${line}`);
-  const hint =
-    error instanceof CliError
-      ? error.hint
-      : code
-        ? HINTS[code]
-        : 'Rerun with HANKWEAVE_DEBUG=1 to see where it failed, and report it if it looks like a bug.';
+  // By brand and name, not `instanceof`: holds even when the error comes from another copy of
+  // this module (a duplicate in a bundle).
+  const hint = CliError.is(error)
+    ? error.hint
+    : code
+      ? HINTS[code]
+      : 'Rerun with HANKWEAVE_DEBUG=1 to see where it failed, and report it if it looks like a bug.';
   if (hint) terminal.err(`${style.dim('→')} ${hint}`);
   if (debugEnabled()) {
     if (code) terminal.err(style.dim(`code: ${code}`));

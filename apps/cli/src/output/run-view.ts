@@ -1,11 +1,17 @@
-import { type AnyEvent, describeEvent, eventCodonId, isProgressEvent } from './describe-event.js';
+import {
+  type CliEvent,
+  describeEvent,
+  eventCodonId,
+  isKnownEvent,
+  isProgressEvent,
+} from './describe-event.js';
 import { clockTime, fit } from './format.js';
 import type { Terminal } from './terminal.js';
 
 /** How a run is shown: the live view, plain progress lines, or NDJSON. */
 export interface RunView {
   /** Every journaled event, in order. */
-  onEvent(event: AnyEvent): void;
+  onEvent(event: CliEvent): void;
   /** A diagnostic of the CLI or the runtime (warnings, errors, hints). */
   log(level: 'info' | 'warn' | 'error', message: string): void;
   /** The runtime has started: the execution directory is known. */
@@ -29,14 +35,14 @@ export class PlainView implements RunView {
   readonly summaryToStderr = false;
   constructor(private readonly terminal: Terminal) {}
 
-  onEvent(event: AnyEvent): void {
+  onEvent(event: CliEvent): void {
     if (!isProgressEvent(event)) return;
     const { style } = this.terminal;
     const codon = eventCodonId(event) ?? '';
     const text = describeEvent(event);
     const failed =
-      event.type === 'error' ||
-      (event.type === 'codon.completed' && !(event.data as { success?: boolean }).success);
+      isKnownEvent(event) &&
+      (event.type === 'error' || (event.type === 'codon.completed' && !event.data.success));
     this.terminal.out(
       `${style.dim(clockTime(event.timestamp))} ${fit(codon, 16)} ${failed ? style.red(text) : text}`,
     );
@@ -58,7 +64,7 @@ export class JsonView implements RunView {
   readonly summaryToStderr = true;
   constructor(private readonly terminal: Terminal) {}
 
-  onEvent(event: AnyEvent): void {
+  onEvent(event: CliEvent): void {
     this.terminal.write(`${JSON.stringify(event)}\n`);
   }
 

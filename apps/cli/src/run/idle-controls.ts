@@ -1,4 +1,5 @@
 import { createInterface, emitKeypressEvents } from 'node:readline';
+import { sleep } from '@hankweave/durable-io';
 import type { Runtime, RuntimeCommand } from '@hankweave/runtime';
 import { HankweaveError } from '@hankweave/types';
 import type { RunView } from '../output/run-view.js';
@@ -74,6 +75,5 @@ export function attachIdleControls(
 }
 
 async function waitUntilIdle(runtime: Runtime): Promise<void> {
-  while (runtime.runtime.busy || runtime.runtime.rollingBack)
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  while (runtime.phase === 'driving' || runtime.phase === 'rolling-back') await sleep(50);
 }

@@ -1,32 +1,20 @@
-import { randomBytes } from 'node:crypto';
-import * as nodeFs from 'node:fs';
-import * as nodeFsp from 'node:fs/promises';
-import { dirname } from 'node:path';
-
-/**
- * The `node:fs/promises` subset the engine uses. Tests pass a wrapper (see `createFaultyFs` in
- * `@hankweave/checkpoints/testing`) to inject failures; it is forwarded to isomorphic-git too.
- */
-export type CheckpointFs = Pick<
-  typeof nodeFsp,
-  | 'readFile'
-  | 'writeFile'
-  | 'mkdir'
-  | 'rmdir'
-  | 'rm'
-  | 'unlink'
-  | 'stat'
-  | 'lstat'
-  | 'readdir'
-  | 'readlink'
-  | 'symlink'
-  | 'rename'
-  | 'open'
-  | 'chmod'
->;
+import * as nodeFsSync from 'node:fs';
+import {
+  type Fs,
+  hasErrno,
+  ignoreMissing,
+  isAtomicTempName,
+  isMissing,
+  isNodeFs,
+  nodeFs,
+  syncDirectory,
+  syncDirectorySync,
+  writeFileAtomic,
+  writeFileAtomicSync,
+} from '@hankweave/durable-io';
 
 /** The subset of `BigIntStats` the engine reads. */
-export type Stat = nodeFs.BigIntStats;
+export type Stat = nodeFsSync.BigIntStats;
 
 /**
  * File access for the engine. With the real file system it uses synchronous `lstat`/`readdir`
@@ -35,19 +23,19 @@ export type Stat = nodeFs.BigIntStats;
  * through the injected promises so fault injection sees every call.
  */
 export class Io {
-  readonly fs: CheckpointFs;
-  /** True when `fs` is the real module, so the sync fast paths are equivalent. */
+  readonly fs: Fs;
+  /** True when `fs` is the real one, so the sync fast paths are equivalent. */
   readonly native: boolean;
   readonly durable: boolean;
 
-  constructor(fs: CheckpointFs | undefined, durable: boolean) {
-    this.fs = fs ?? nodeFsp;
-    this.native = fs === undefined || fs === nodeFsp;
+  constructor(fs: Fs | undefined, durable: boolean) {
+    this.fs = fs ?? nodeFs;
+    this.native = isNodeFs(fs);
     this.durable = durable;
   }
 
-  /** The value isomorphic-git expects as `fs`. */
-  get isoFs(): { promises: CheckpointFs } {
+  /** The value isomorphic-git expects as `fs` (it uses only methods `Fs` has). */
+  get isoFs(): { promises: Fs } {
     return { promises: this.fs };
   }
 
@@ -65,7 +53,7 @@ export class Io {
   /** Sync lstat; only valid when `native`. */
   lstatSync(path: string): Stat | undefined {
     try {
-      return nodeFs.lstatSync(path, { bigint: true, throwIfNoEntry: false });
+      return nodeFsSync.lstatSync(path, { bigint: true, throwIfNoEntry: false });
     } catch (error) {
       if (isMissing(error)) return undefined;
       throw error;
@@ -77,36 +65,36 @@ export class Io {
   // `await`, which costs a microtask, not a hop. Used where calls are many and small (restore).
 
   readFileQuick(path: string): Buffer | Promise<Buffer> {
-    return this.native ? nodeFs.readFileSync(path) : this.fs.readFile(path);
+    return this.native ? nodeFsSync.readFileSync(path) : this.fs.readFile(path);
   }
 
   readlinkQuick(path: string): Buffer | Promise<Buffer> {
     return this.native
-      ? nodeFs.readlinkSync(path, { encoding: 'buffer' })
+      ? nodeFsSync.readlinkSync(path, { encoding: 'buffer' })
       : this.fs.readlink(path, { encoding: 'buffer' });
   }
 
   writeFileQuick(path: string, data: Uint8Array, mode: number): void | Promise<void> {
     return this.native
-      ? nodeFs.writeFileSync(path, data, { mode })
+      ? nodeFsSync.writeFileSync(path, data, { mode })
       : this.fs.writeFile(path, data, { mode });
   }
 
   symlinkQuick(target: string, path: string): void | Promise<void> {
-    return this.native ? nodeFs.symlinkSync(target, path) : this.fs.symlink(target, path);
+    return this.native ? nodeFsSync.symlinkSync(target, path) : this.fs.symlink(target, path);
   }
 
   unlinkQuick(path: string): void | Promise<void> {
-    return this.native ? nodeFs.unlinkSync(path) : this.fs.unlink(path);
+    return this.native ? nodeFsSync.unlinkSync(path) : this.fs.unlink(path);
   }
 
   rmdirQuick(path: string): void | Promise<void> {
-    return this.native ? nodeFs.rmdirSync(path) : this.fs.rmdir(path);
+    return this.native ? nodeFsSync.rmdirSync(path) : this.fs.rmdir(path);
   }
 
   mkdirQuick(path: string): void | Promise<void> {
     if (this.native) {
-      nodeFs.mkdirSync(path);
+      nodeFsSync.mkdirSync(path);
       return;
     }
     return this.fs.mkdir(path).then(() => undefined);
@@ -114,7 +102,7 @@ export class Io {
 
   mkdirp(path: string): void | Promise<void> {
     if (this.native) {
-      nodeFs.mkdirSync(path, { recursive: true });
+      nodeFsSync.mkdirSync(path, { recursive: true });
       return;
     }
     return this.fs.mkdir(path, { recursive: true }).then(() => undefined);
@@ -122,7 +110,7 @@ export class Io {
 
   rmQuick(path: string): void | Promise<void> {
     return this.native
-      ? nodeFs.rmSync(path, { recursive: true, force: true })
+      ? nodeFsSync.rmSync(path, { recursive: true, force: true })
       : this.fs.rm(path, { recursive: true, force: true });
   }
 
@@ -133,7 +121,7 @@ export class Io {
   /** Directory names, or [] when the directory does not exist. */
   async readdir(path: string): Promise<string[]> {
     try {
-      if (this.native) return nodeFs.readdirSync(path);
+      if (this.native) return nodeFsSync.readdirSync(path);
       return await this.fs.readdir(path);
     } catch (error) {
       if (isMissing(error)) return [];
@@ -146,7 +134,7 @@ export class Io {
     try {
       return await this.readFileQuick(path);
     } catch (error) {
-      if (isMissing(error) || (error as { code?: string }).code === 'EISDIR') return undefined;
+      if (isMissing(error) || hasErrno(error, 'EISDIR')) return undefined;
       throw error;
     }
   }
@@ -163,56 +151,27 @@ export class Io {
     data: Uint8Array | string,
     options: AtomicWriteOptions = {},
   ): Promise<void> {
-    const temp = options.exclusive
-      ? `${path}.lock`
-      : `${path}.tmp-${randomBytes(6).toString('hex')}`;
-    const sync = options.sync ?? this.durable;
-    if (this.native) {
-      writeAtomicSync(path, temp, data, sync, options.mtimeNs);
-    } else {
-      const handle = await this.fs.open(temp, 'wx', 0o644);
-      try {
-        await handle.writeFile(data);
-        if (options.mtimeNs !== undefined) await handle.utimes(...utimesArgs(options.mtimeNs));
-        if (sync) await handle.sync();
-      } catch (error) {
-        await handle.close().catch(() => undefined);
-        await this.fs.unlink(temp).catch(() => undefined);
-        throw error;
-      }
-      await handle.close();
-      await this.fs.rename(temp, path);
-    }
-    if (options.syncDir) await this.syncDir(dirname(path));
+    const atomic = {
+      exclusive: options.exclusive ?? false,
+      fsync: options.sync ?? this.durable,
+      // Directory syncs are for power loss only, like every other sync of a non-durable engine.
+      syncDirectory: (options.syncDir ?? false) && this.durable,
+      ...(options.mtimeNs === undefined ? {} : { times: mtimeSeconds(options.mtimeNs) }),
+    };
+    if (this.native) writeFileAtomicSync(path, data, atomic);
+    else await writeFileAtomic(path, data, { ...atomic, fs: this.fs });
   }
 
   /** fsync a directory so a rename in it survives power loss (no-op when not durable). */
-  async syncDir(path: string): Promise<void> {
+  async syncDirectory(path: string): Promise<void> {
     if (!this.durable) return;
-    if (this.native) {
-      const fd = nodeFs.openSync(path, 'r');
-      try {
-        nodeFs.fsyncSync(fd);
-      } finally {
-        nodeFs.closeSync(fd);
-      }
-      return;
-    }
-    const handle = await this.fs.open(path, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    if (this.native) syncDirectorySync(path);
+    else await syncDirectory(path, { fs: this.fs });
   }
 
   /** Removes a file if present. */
   async unlinkOptional(path: string): Promise<void> {
-    try {
-      await this.fs.unlink(path);
-    } catch (error) {
-      if (!isMissing(error)) throw error;
-    }
+    await ignoreMissing(this.fs.unlink(path));
   }
 }
 
@@ -229,44 +188,17 @@ export interface AtomicWriteOptions {
 }
 
 /**
- * Whole microseconds, rounded down: a float of seconds cannot hold nanoseconds, and the
- * racy-git rule needs this time to be no later than the sampled clock.
+ * Whole microseconds, rounded down, as seconds: a float of seconds cannot hold nanoseconds, and
+ * the racy-git rule needs this time to be no later than the sampled clock.
  */
-function utimesArgs(mtimeNs: bigint): [number, number] {
-  const seconds = Number((mtimeNs - 1000n) / 1000n) / 1e6;
-  return [seconds, seconds];
+export function mtimeSeconds(mtimeNs: bigint): number {
+  return Number((mtimeNs - 1000n) / 1000n) / 1e6;
 }
 
-function writeAtomicSync(
-  path: string,
-  temp: string,
-  data: Uint8Array | string,
-  sync: boolean,
-  mtimeNs?: bigint,
-): void {
-  const fd = nodeFs.openSync(temp, 'wx', 0o644);
-  try {
-    nodeFs.writeFileSync(fd, data);
-    if (mtimeNs !== undefined) nodeFs.futimesSync(fd, ...utimesArgs(mtimeNs));
-    if (sync) nodeFs.fsyncSync(fd);
-  } catch (error) {
-    nodeFs.closeSync(fd);
-    nodeFs.rmSync(temp, { force: true });
-    throw error;
-  }
-  nodeFs.closeSync(fd);
-  nodeFs.renameSync(temp, path);
-}
-
-/** fsync on the thread pool for a raw descriptor (lets many fsyncs wait in parallel). */
-export function fsyncAsync(fd: number): Promise<void> {
-  return new Promise((resolve, reject) =>
-    nodeFs.fsync(fd, (error) => (error ? reject(error) : resolve())),
-  );
-}
-
-/** True for "no such file" and "a parent is not a directory". */
-export function isMissing(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'ENOENT' || code === 'ENOTDIR';
+/**
+ * True for a temporary file {@link Io.writeAtomic} leaves behind when killed mid-write:
+ * durable-io's `{name}.{hex}.tmp`, or `{name}.tmp-{hex}` from earlier versions of this package.
+ */
+export function isAtomicTemp(name: string): boolean {
+  return name.includes('.tmp-') || isAtomicTempName(name);
 }

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { fsyncDescriptor } from '@hankweave/durable-io';
 import { deflateAsync } from './compress.js';
-import { fsyncAsync, type Io } from './io.js';
+import type { Io } from './io.js';
 import { type Layout, loosePath } from './layout.js';
 import type { ObjectStore } from './object-store.js';
 import type { ObjectType } from './objects.js';
@@ -55,7 +56,7 @@ export class ObjectBatch {
       const fd = openSync(temp, 'wx', 0o444);
       try {
         writeSync(fd, deflated);
-        if (this.io.durable) await fsyncAsync(fd);
+        if (this.io.durable) await fsyncDescriptor(fd);
       } finally {
         closeSync(fd);
       }

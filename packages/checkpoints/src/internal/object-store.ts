@@ -1,8 +1,8 @@
 import { closeSync, openSync, readSync } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { type FsFileHandle, isMissing } from '@hankweave/durable-io';
 import { inflateAsync } from './compress.js';
-import { type Io, isMissing } from './io.js';
+import type { Io } from './io.js';
 import { isomorphicGit } from './iso-git.js';
 import { type Layout, loosePath } from './layout.js';
 import { ObjectBatch } from './object-batch.js';
@@ -29,7 +29,7 @@ export interface GitObject {
  */
 export class ObjectStore {
   private packs: PackIndex[] = [];
-  private readonly handles = new Map<string, Promise<FileHandle>>();
+  private readonly handles = new Map<string, Promise<FsFileHandle>>();
   private readonly fds = new Map<string, number>();
   private readonly looseDirs = new Map<string, Set<string>>();
   /** Fan-out directories (`objects/xx`) known to exist: no mkdir per object. */
@@ -189,7 +189,7 @@ export class ObjectStore {
     return fd;
   }
 
-  private handle(name: string): Promise<FileHandle> {
+  private handle(name: string): Promise<FsFileHandle> {
     let handle = this.handles.get(name);
     if (!handle) {
       handle = this.io.fs.open(join(this.layout.packDir, name), 'r');

@@ -67,7 +67,7 @@ export async function compactPacks(
     await io.unlinkOptional(join(layout.packDir, `${pack.name.slice(0, -5)}.idx`));
     await io.unlinkOptional(join(layout.packDir, pack.name));
   }
-  await io.syncDir(layout.packDir);
+  await io.syncDirectory(layout.packDir);
   return true;
 }
 

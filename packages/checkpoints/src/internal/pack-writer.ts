@@ -122,7 +122,7 @@ export class PackWriter {
       trailer,
     );
     await this.io.writeAtomic(join(this.packDir, `${name}.idx`), idx);
-    await this.io.syncDir(this.packDir);
+    await this.io.syncDirectory(this.packDir);
     const index = PackIndex.parse(`${name}.pack`, idx, offset + 20);
     if (index) this.written.push({ index });
   }

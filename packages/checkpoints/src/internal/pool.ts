@@ -29,14 +29,3 @@ export async function forEachLimit<T>(
   await Promise.all(workers);
   if (failed) throw failure;
 }
-
-/** Serialises async operations: one checkpoint, restore or read at a time per engine. */
-export class Mutex {
-  private tail: Promise<unknown> = Promise.resolve();
-
-  run<T>(operation: () => Promise<T>): Promise<T> {
-    const result = this.tail.then(operation, operation);
-    this.tail = result.catch(() => undefined);
-    return result;
-  }
-}

@@ -1,4 +1,5 @@
 import { dirname, join } from 'node:path';
+import { hasErrno } from '@hankweave/durable-io';
 import { CheckpointError } from '../errors.js';
 import type { Io } from './io.js';
 import { isomorphicGit } from './iso-git.js';
@@ -77,7 +78,7 @@ export class Refs {
     try {
       await this.io.writeAtomic(path, text, { exclusive: true, syncDir: true });
     } catch (error) {
-      if ((error as { code?: string }).code === 'EEXIST') {
+      if (hasErrno(error, 'EEXIST')) {
         throw new CheckpointError(
           'CHECKPOINT_LOCKED',
           `${path}.lock exists: another git process is writing`,

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
-import type { Io } from './io.js';
+import { hasErrno } from '@hankweave/durable-io';
+import { type Io, isAtomicTemp } from './io.js';
 import { type Layout, TEMP_REPO_PREFIX } from './layout.js';
 import { EMPTY_TREE, hashObject, RUNTIME_EMAIL, RUNTIME_NAME, serializeCommit } from './objects.js';
 
@@ -84,27 +85,26 @@ export async function ensureRepository(io: Io, layout: Layout, now: Date): Promi
       serializeCommit(EMPTY_TREE, [], now, INITIAL_MESSAGE),
     );
     await write('refs/heads/main', `${initial}\n`);
-    await io.syncDir(temp);
+    await io.syncDirectory(temp);
     await io.fs.rename(temp, layout.gitDir);
   } catch (error) {
     await io.fs.rm(temp, { recursive: true, force: true }).catch(() => undefined);
-    const code = (error as { code?: string }).code;
     // Another process won the race to create it: use theirs.
-    if (
-      (code === 'ENOTEMPTY' || code === 'EEXIST') &&
-      (await io.lstat(join(layout.gitDir, 'HEAD')))
-    )
+    if (hasErrno(error, 'ENOTEMPTY', 'EEXIST') && (await io.lstat(join(layout.gitDir, 'HEAD'))))
       return false;
     throw error;
   }
-  await io.syncDir(layout.checkpointsDir);
+  await io.syncDirectory(layout.checkpointsDir);
   return true;
 }
 
 /** Removes temp repositories left by a crashed `ensureRepository`. */
 async function sweepTempRepos(io: Io, layout: Layout): Promise<void> {
   for (const name of await io.readdir(layout.checkpointsDir)) {
-    if (name.startsWith(TEMP_REPO_PREFIX) || name.startsWith('.gitconfig.tmp-')) {
+    if (
+      name.startsWith(TEMP_REPO_PREFIX) ||
+      (name.startsWith('.gitconfig.') && isAtomicTemp(name))
+    ) {
       await io.fs.rm(join(layout.checkpointsDir, name), { recursive: true, force: true });
     }
   }
@@ -120,12 +120,14 @@ export async function sweepRepository(io: Io, layout: Layout): Promise<Map<strin
   const removeLocks = async (dir: string): Promise<void> => {
     for (const name of await io.readdir(dir)) {
       const path = join(dir, name);
+      // Refs are only written under `.lock`; `.tmp-` is what earlier versions swept here. The
+      // wider `isAtomicTemp` pattern could match a real branch name (`run-x.0123456789ab.tmp`).
       if (name.endsWith('.lock') || name.includes('.tmp-')) await io.unlinkOptional(path);
       else if ((await io.lstat(path))?.isDirectory()) await removeLocks(path);
     }
   };
   for (const name of await io.readdir(layout.gitDir)) {
-    if (name.endsWith('.lock') || name.includes('.tmp-'))
+    if (name.endsWith('.lock') || isAtomicTemp(name))
       await io.unlinkOptional(join(layout.gitDir, name));
   }
   await removeLocks(join(layout.gitDir, 'refs'));
@@ -137,7 +139,7 @@ export async function sweepRepository(io: Io, layout: Layout): Promise<Map<strin
   );
   for (const name of packNames) {
     const orphan = name.endsWith('.pack') && !indexes.has(name.slice(0, -5));
-    if (orphan || name.startsWith('tmp_') || name.includes('.tmp-'))
+    if (orphan || name.startsWith('tmp_') || isAtomicTemp(name))
       await io.unlinkOptional(join(layout.packDir, name));
   }
 

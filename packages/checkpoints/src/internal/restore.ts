@@ -1,8 +1,9 @@
+import { isMissing } from '@hankweave/durable-io';
 import { CheckpointError, toStorageError } from '../errors.js';
 import type { RestoreOptions, RestoreResult } from '../types.js';
 import type { EngineContext } from './context.js';
 import type { DirInfo } from './index-file.js';
-import { isMissing, type Stat } from './io.js';
+import type { Stat } from './io.js';
 import { hashObject, MODE_EXEC, MODE_GITLINK, MODE_LINK, MODE_TREE } from './objects.js';
 import { compareCodePoints, forEachAncestor, parentOf, sortByBytes } from './paths.js';
 import { forEachLimit } from './pool.js';

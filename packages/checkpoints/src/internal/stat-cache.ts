@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, writeSync } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
+import type { FsFileHandle } from '@hankweave/durable-io';
 import type { IndexEntry } from './index-file.js';
 import type { Io, Stat } from './io.js';
 import { MODE_EXEC, MODE_FILE, MODE_LINK } from './objects.js';
@@ -102,7 +102,7 @@ export function entryFromIndex(entry: IndexEntry, indexTime: bigint): CacheEntry
  * rewrite one byte of a private file and read back its mtime.
  */
 export class FsClock {
-  private handle: FileHandle | undefined;
+  private handle: FsFileHandle | undefined;
   private fd: number | undefined;
   private readonly byte = Buffer.from('0');
 

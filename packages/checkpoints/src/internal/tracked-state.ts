@@ -1,3 +1,4 @@
+import { hasErrno } from '@hankweave/durable-io';
 import type { DirInfo } from './index-file.js';
 import { parseIndex, serializeIndex } from './index-file.js';
 import type { Io } from './io.js';
@@ -79,6 +80,6 @@ export async function saveState(
       sync: false,
     });
   } catch (error) {
-    if ((error as { code?: string }).code !== 'EEXIST') throw error;
+    if (!hasErrno(error, 'EEXIST')) throw error;
   }
 }

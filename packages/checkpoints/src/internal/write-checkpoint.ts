@@ -1,8 +1,8 @@
 import { join } from 'node:path';
+import { hasErrno, isMissing } from '@hankweave/durable-io';
 import { CheckpointError, toStorageError } from '../errors.js';
 import type { CheckpointInput, CheckpointResult, SkippedFile } from '../types.js';
 import type { EngineContext } from './context.js';
-import { isMissing } from './io.js';
 import { formatMessage } from './message.js';
 import type { ObjectBatch } from './object-batch.js';
 import { hashObject, MODE_LINK, parseCommit, serializeCommit } from './objects.js';
@@ -139,8 +139,7 @@ async function hashFile(
     else if (file.stat.size < QUICK_READ_LIMIT) content = await ctx.io.readFileQuick(full);
     else content = await ctx.io.fs.readFile(full);
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (isMissing(error) || code === 'EISDIR' || code === 'EINVAL') return undefined;
+    if (isMissing(error) || hasErrno(error, 'EISDIR', 'EINVAL')) return undefined;
     throw toStorageError(error, `cannot read ${file.path}`, file.path);
   }
   const oid = hashObject('blob', content);

@@ -1,6 +1,7 @@
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** A fresh directory under the system temp dir; remove it with `cleanup()` or `await using`. */
 export interface TempDir {
@@ -34,7 +35,7 @@ export async function useFixture(
   prefix = 'hankweave-fixture-',
 ): Promise<TempDir> {
   const dir = await makeTempDir(prefix);
-  const base = typeof fixturesDir === 'string' ? fixturesDir : fixturesDir.pathname;
+  const base = typeof fixturesDir === 'string' ? fixturesDir : fileURLToPath(fixturesDir);
   await cp(join(base, name), dir.path, { recursive: true });
   return dir;
 }

@@ -1,5 +1,6 @@
-import { errnoOf, type FilesWarning } from '../errors.js';
-import type { FilesFs } from '../files-fs.js';
+import type { BigIntStats } from 'node:fs';
+import { errnoCode, type Fs, isMissing } from '@hankweave/durable-io';
+import type { FilesWarning } from '../errors.js';
 import { bytesToByteString, toByteString } from './byte-string.js';
 import { createRuleFile, IgnoreLevel, type RuleFile } from './ignore-levels.js';
 import { isRacy, nowNs } from './racy.js';
@@ -24,7 +25,7 @@ export class GitignoreCache {
   private readonly entries = new Map<string, Entry>();
 
   constructor(
-    private readonly fs: FilesFs,
+    private readonly fs: Fs,
     private readonly ignoreCase: boolean,
     private readonly racyWindowNs: bigint,
   ) {}
@@ -43,12 +44,11 @@ export class GitignoreCache {
     warn: (warning: FilesWarning) => void,
   ): IgnoreLevel | undefined {
     const observedAt = nowNs();
-    let stats: ReturnType<FilesFs['lstatSync']>;
+    let stats: BigIntStats;
     try {
       stats = this.fs.lstatSync(fileAbs, { bigint: true });
     } catch (error) {
-      const errno = errnoOf(error);
-      if (errno !== 'ENOENT' && errno !== 'ENOTDIR') warn(unreadable(fileRel, errno));
+      if (!isMissing(error)) warn(unreadable(fileRel, errnoCode(error)));
       return parent;
     }
     if (!stats.isFile()) {
@@ -64,7 +64,7 @@ export class GitignoreCache {
       try {
         text = bytesToByteString(this.fs.readFileSync(fileAbs));
       } catch (error) {
-        warn(unreadable(fileRel, errnoOf(error)));
+        warn(unreadable(fileRel, errnoCode(error)));
         return parent;
       }
       entry = {

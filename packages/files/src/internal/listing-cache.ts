@@ -1,10 +1,11 @@
-import type { FilesDirent, FilesFs } from '../files-fs.js';
+import type { Dirent } from 'node:fs';
+import type { Fs } from '@hankweave/durable-io';
 import { isRacy, nowNs } from './racy.js';
 
 interface Listing {
   readonly signature: string;
   readonly trusted: boolean;
-  readonly entries: FilesDirent[];
+  readonly entries: Dirent[];
 }
 
 /**
@@ -20,7 +21,7 @@ export class ListingCache {
   constructor(private readonly racyWindowNs: bigint) {}
 
   /** Lists `dirAbs`, from the cache when its stat is unchanged. Throws what the fs throws. */
-  list(fs: FilesFs, dirAbs: string): FilesDirent[] {
+  list(fs: Fs, dirAbs: string): Dirent[] {
     const observedAt = nowNs();
     // stat, not lstat: the root may be a symlink to a directory, and what must not change is
     // the directory. Every other directory of a walk is a real one (links are never followed).

@@ -1,4 +1,5 @@
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
+import { relativeInside } from '@hankweave/durable-io';
 import { FilesError } from '../errors.js';
 
 /**
@@ -44,8 +45,8 @@ export function toRootRelative(root: string, path: string): string {
       details: { path: String(path) },
     });
   }
-  const rel = relative(rootAbs, resolve(rootAbs, path));
-  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
+  const rel = relativeInside(rootAbs, path);
+  if (rel === undefined) {
     throw new FilesError('FILES_PATH_ESCAPES_ROOT', `The path ${path} lies outside the root`, {
       details: { root: rootAbs, path },
     });
@@ -55,5 +56,5 @@ export function toRootRelative(root: string, path: string): string {
       details: { root: rootAbs, path },
     });
   }
-  return sep === '/' ? rel : rel.split(sep).join('/');
+  return rel;
 }

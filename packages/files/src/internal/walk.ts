@@ -1,5 +1,6 @@
-import { errnoOf, FilesError, type FilesWarning } from '../errors.js';
-import type { FilesDirent, FilesFs } from '../files-fs.js';
+import type { Dirent } from 'node:fs';
+import { errnoCode, type Fs } from '@hankweave/durable-io';
+import { FilesError, type FilesWarning } from '../errors.js';
 import { sortPaths } from './compare-paths.js';
 import type { GitignoreCache } from './gitignore-cache.js';
 import type { IgnoreLevel } from './ignore-levels.js';
@@ -9,7 +10,7 @@ import type { CompiledPatterns } from './patterns.js';
 /** Everything one walk needs; built per resolve by the resolver. */
 export interface WalkContext {
   readonly rootAbs: string;
-  readonly fs: FilesFs;
+  readonly fs: Fs;
   readonly patterns: CompiledPatterns;
   readonly gitignores: GitignoreCache;
   readonly isExcludedName: (name: string) => boolean;
@@ -23,7 +24,7 @@ const SYMLINK = 2;
 const OTHER = 3;
 const SLASH = 0x2f;
 
-function kindOf(fs: FilesFs, entry: FilesDirent, prefix: string): number {
+function kindOf(fs: Fs, entry: Dirent, prefix: string): number {
   if (entry.isFile()) return FILE;
   if (entry.isDirectory()) return DIRECTORY;
   if (entry.isSymbolicLink()) return SYMLINK;
@@ -43,6 +44,10 @@ function kindOf(fs: FilesFs, entry: FilesDirent, prefix: string): number {
 /**
  * Depth-first walk of the root, returning matching files and symlinks in git's order. Ignored and
  * excluded directories are pruned before they are read; symlinks are never followed.
+ *
+ * Synchronous on purpose, through the `Fs`'s sync methods (`readdirSync`, `lstatSync`,
+ * `statSync`, `readFileSync`): a walk with `readdirSync` is several times faster than with the
+ * promise API (BENCHMARKS.md), and a scan is short enough not to starve the event loop.
  */
 export function walk(context: WalkContext): string[] {
   const out: string[] = [];
@@ -64,13 +69,13 @@ function prefixOf(dirAbs: string): string {
   return dirAbs.endsWith('/') ? dirAbs : `${dirAbs}/`;
 }
 
-function list(context: WalkContext, dirAbs: string, dirRel: string): FilesDirent[] | undefined {
+function list(context: WalkContext, dirAbs: string, dirRel: string): Dirent[] | undefined {
   try {
     return context.listings
       ? context.listings.list(context.fs, dirAbs)
       : context.fs.readdirSync(dirAbs, { withFileTypes: true });
   } catch (error) {
-    const errno = errnoOf(error);
+    const errno = errnoCode(error);
     if (dirRel === '') {
       throw new FilesError('FILES_UNREADABLE', `The root ${context.rootAbs} could not be read`, {
         cause: error,

@@ -1,14 +1,10 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { sleep } from '@hankweave/durable-io';
+import type { ModelCatalog } from '@hankweave/types';
+import { AgentLogPipeline } from '../adapter/agent-log-pipeline.js';
+import { DEFAULT_IDLE_TIMEOUT_MS, IdleWatchdog } from '../adapter/idle-timeout.js';
+import { killOnAbort } from '../adapter/kill-on-abort.js';
 import type { AgentEvent } from '../agent-event.js';
 import type { AgentOutcome, AgentSession, AgentStartOptions } from '../agent-harness.js';
-import { killNoteLogLine } from '../agent-log-writer.js';
-import {
-  DEFAULT_IDLE_TIMEOUT_MS,
-  IdleWatchdog,
-  idleTimeoutMessage,
-  idleTimeoutResultLine,
-} from './idle-timeout.js';
-import { SessionCore } from './session-core.js';
 
 /** What a session without a process feeds through the log and the parser. */
 export interface LineFeedInput {
@@ -23,6 +19,8 @@ export interface LineFeedInput {
   hang?: boolean;
   /** Apply the idle watchdog as the real harness does. */
   watchIdle?: boolean;
+  /** Prices the usage. Default `defaultModelCatalog`. */
+  models?: ModelCatalog;
 }
 
 /** Harnesses without a process report a pid like the original runtime's SDK manager: 900000 + n. */
@@ -43,7 +41,7 @@ export class LineFeedSession implements AgentSession {
   private timedOut = false;
 
   private constructor(
-    private readonly core: SessionCore,
+    private readonly pipeline: AgentLogPipeline,
     input: LineFeedInput,
   ) {
     this.logPath = input.options.logPath;
@@ -55,26 +53,23 @@ export class LineFeedSession implements AgentSession {
    * @throws {HarnessError} HARNESS_LOG_WRITE_FAILED when the log cannot be opened.
    */
   static async start(input: LineFeedInput): Promise<LineFeedSession> {
-    const core = await SessionCore.open(input.options);
-    const session = new LineFeedSession(core, input);
-    const { signal } = input.options;
-    if (signal) {
-      const onAbort = () => void session.kill('aborted');
-      if (signal.aborted) onAbort();
-      else signal.addEventListener('abort', onAbort, { once: true });
-      void session.outcome.then(() => signal.removeEventListener('abort', onAbort));
-    }
+    const pipeline = await AgentLogPipeline.open(
+      input.options,
+      input.models === undefined ? {} : { models: input.models },
+    );
+    const session = new LineFeedSession(pipeline, input);
+    killOnAbort(session, input.options.signal);
     return session;
   }
 
   get events(): AsyncIterable<AgentEvent> {
-    return this.core.events;
+    return this.pipeline.events;
   }
 
   async kill(reason?: string): Promise<void> {
     if (!this.stopped.signal.aborted) {
       this.killed = true;
-      this.core.append(killNoteLogLine(reason, new Date().toISOString()));
+      this.pipeline.noteKill(reason);
       this.stopped.abort();
     }
     await this.outcome;
@@ -88,34 +83,39 @@ export class LineFeedSession implements AgentSession {
     const signal = this.stopped.signal;
     try {
       for (const [index, line] of input.lines.entries()) {
+        // No await without a delay: a fake's lines are all fed in the tick start() began them.
         const delay = input.delayBeforeLine(index);
-        if (delay > 0) await sleep(delay, undefined, { signal });
+        if (delay > 0) await sleep(delay, signal);
+        // Cut short by kill() or the watchdog: stop feeding.
         if (signal.aborted) break;
         watchdog?.touch();
-        this.core.stdout(line);
+        this.pipeline.stdout(line);
       }
       if (input.hang && !signal.aborted) {
         await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
       }
-    } catch {
-      // Aborted while sleeping: fall through to the exit.
     } finally {
       watchdog?.stop();
     }
     if (this.killed || this.timedOut) {
-      return this.core.finish({
+      return this.pipeline.finish({
         exitCode: null,
         signal: 'SIGTERM',
         killed: this.killed,
         timedOut: this.timedOut,
       });
     }
-    await this.core.drain();
-    const { successResult, killNoted } = this.core.parser.state;
+    await this.pipeline.drain();
+    const { successResult, killNoted } = this.pipeline.state;
     // A recording of a killed attempt replays as killed.
     if (killNoted)
-      return this.core.finish({ exitCode: null, signal: 'SIGTERM', killed: true, timedOut: false });
-    return this.core.finish({
+      return this.pipeline.finish({
+        exitCode: null,
+        signal: 'SIGTERM',
+        killed: true,
+        timedOut: false,
+      });
+    return this.pipeline.finish({
       exitCode: input.exitCode ?? (successResult ? 0 : 1),
       killed: false,
       timedOut: false,
@@ -124,13 +124,7 @@ export class LineFeedSession implements AgentSession {
 
   private onIdle(idleTimeoutMs: number): void {
     this.timedOut = true;
-    this.core.append(
-      idleTimeoutResultLine({
-        message: idleTimeoutMessage(idleTimeoutMs),
-        sessionId: this.core.parser.state.sessionId,
-        timestamp: new Date().toISOString(),
-      }),
-    );
+    this.pipeline.noteIdleTimeout(idleTimeoutMs);
     this.stopped.abort();
   }
 }

@@ -1,3 +1,4 @@
+import { createModelCatalog } from '@hankweave/types';
 import { describe, expect, it } from 'vitest';
 import {
   assistant,
@@ -142,6 +143,34 @@ describe('AgentLogParser', () => {
         inputTokens: 20,
         totalCost: 0,
       });
+    });
+
+    it('prices with the models option: the deltas, the result usage and no warning', () => {
+      const models = createModelCatalog([
+        {
+          id: 'claude-opus-9-9',
+          provider: 'anthropic',
+          family: 'opus',
+          version: '9.9',
+          contextWindow: 200_000,
+          price: { input: 1, output: 2, cacheWrite: 0, cacheRead: 0 },
+        },
+      ]);
+      const usage = { input_tokens: 1_000_000, output_tokens: 1_000_000 };
+      const line = {
+        type: 'assistant',
+        message: { id: 'm1', model: 'claude-opus-9-9', content: [], usage },
+      };
+      const result = { type: 'result', subtype: 'success', usage };
+      // Resumed: the final cost prices the result's usage (with the same catalog).
+      const { events, parser } = run([line, result], {
+        models,
+        model: 'claude-opus-9-9',
+        resumed: true,
+      });
+      expect(ofType(events, 'warning')).toEqual([]);
+      expect(ofType(events, 'token.usage')[0]?.data.totalCost).toBe(3);
+      expect(parser.finalCost()).toMatchObject({ source: 'result-usage', finalCost: 3 });
     });
 
     it('marks subagent actions and does not count their messages', () => {

@@ -7,11 +7,12 @@ import {
   agentResultLineSchema,
   agentSystemLineSchema,
   agentUserLineSchema,
+  defaultModelCatalog,
+  type ModelCatalog,
 } from '@hankweave/types';
 import type { AgentEvent } from '../agent-event.js';
 import { isContextExceededText } from '../classify/context-exceeded.js';
 import { SYNTHETIC_TIMEOUT_TEXT } from '../classify/derive-failure-reason.js';
-import { DEFAULT_PRICING, type PricingEntry } from '../pricing.js';
 import type { AgentLogParserOptions, AgentLogState } from './agent-log-state.js';
 import { computeFinalCost, type FinalCost } from './final-cost.js';
 import { blockAction, initDetails, resultEvent, toolResultData } from './line-events.js';
@@ -32,7 +33,7 @@ import { isZeroUsage, toTokenUsage, UsageLedger } from './usage-ledger.js';
  */
 export class AgentLogParser {
   private readonly options: AgentLogParserOptions;
-  private readonly pricing: readonly PricingEntry[];
+  private readonly models: ModelCatalog;
   private readonly ledger: UsageLedger;
   private readonly pending = new Map<string, PendingToolUse>();
   private readonly messageIds = new Set<string>();
@@ -45,8 +46,8 @@ export class AgentLogParser {
 
   constructor(options: AgentLogParserOptions) {
     this.options = options;
-    this.pricing = options.pricing ?? DEFAULT_PRICING;
-    this.ledger = new UsageLedger(this.pricing);
+    this.models = options.models ?? defaultModelCatalog;
+    this.ledger = new UsageLedger(this.models);
     this.st = {
       lineCount: 0,
       unparsedLineCount: 0,
@@ -56,7 +57,7 @@ export class AgentLogParser {
       killNoted: false,
       contextExceeded: false,
       assistantMessageCount: 0,
-      tokens: this.ledger.totals,
+      tokens: { ...this.ledger.totals },
       cost: 0,
       pendingToolUseCount: 0,
     };
@@ -150,7 +151,7 @@ export class AgentLogParser {
         tokens: { ...this.ledger.totals },
         byModel: structuredClone(this.ledger.byModel),
       },
-      pricing: this.pricing,
+      models: this.models,
       resumed: this.options.resumed === true,
     });
   }

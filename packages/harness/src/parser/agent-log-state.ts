@@ -1,5 +1,4 @@
-import type { TokenUsage } from '@hankweave/types';
-import type { PricingEntry } from '../pricing.js';
+import type { ModelCatalog, TokenUsage } from '@hankweave/types';
 
 /** Options of `AgentLogParser`. */
 export interface AgentLogParserOptions {
@@ -9,8 +8,8 @@ export interface AgentLogParserOptions {
   model?: string;
   /** When true, a `system/compact_boundary` line counts as context exceeded (reference §4.5). */
   autoCompact?: boolean;
-  /** Replaces the built-in pricing table. */
-  pricing?: readonly PricingEntry[];
+  /** Prices the usage of every model. Default `defaultModelCatalog` of `@hankweave/types`. */
+  models?: ModelCatalog;
   /**
    * The session was resumed (`--resume`): the agent's `total_cost_usd` then includes earlier
    * processes, so the final cost is priced from this process's usage instead (see `computeFinalCost`).

@@ -1,6 +1,5 @@
-import type { AgentResultLine, TokenUsage } from '@hankweave/types';
+import type { AgentResultLine, ModelCatalog, TokenUsage } from '@hankweave/types';
 import type { ModelUsage } from '../agent-harness.js';
-import { type PricingEntry, priceUsage } from '../pricing.js';
 import { toTokenUsage } from './usage-ledger.js';
 
 /** Final cost and tokens of a session, and where the cost came from. */
@@ -49,7 +48,7 @@ export function computeFinalCost(input: {
   result: AgentResultLine | undefined;
   model: string;
   deltas: { cost: number; tokens: TokenUsage; byModel: ModelUsage };
-  pricing: readonly PricingEntry[];
+  models: ModelCatalog;
   resumed?: boolean;
 }): FinalCost {
   const { result, deltas } = input;
@@ -63,7 +62,7 @@ export function computeFinalCost(input: {
   if (total !== undefined)
     return withUsage({ finalCost: total, finalTokens, source: 'total_cost_usd' });
   if (result?.usage) {
-    const priced = priceUsage(input.model, finalTokens, input.pricing);
+    const priced = input.models.priceUsage(input.model, finalTokens);
     if (priced.known)
       return withUsage({ finalCost: priced.cost, finalTokens, source: 'result-usage' });
   }

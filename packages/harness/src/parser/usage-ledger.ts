@@ -1,5 +1,10 @@
-import { type AgentUsage, emptyTokenUsage, type TokenUsage } from '@hankweave/types';
-import { type PricingEntry, priceUsage } from '../pricing.js';
+import {
+  type AgentUsage,
+  addTokenUsage,
+  emptyTokenUsage,
+  type ModelCatalog,
+  type TokenUsage,
+} from '@hankweave/types';
 
 /** `AgentUsage` (snake case, nullable) → `TokenUsage`. */
 export function toTokenUsage(usage: AgentUsage | null | undefined): TokenUsage {
@@ -18,18 +23,13 @@ export function isZeroUsage(usage: TokenUsage): boolean {
   return FIELDS.every((field) => usage[field] === 0);
 }
 
-/** Adds `b` to `a` in place. */
-export function addUsage(a: TokenUsage, b: TokenUsage): void {
-  for (const field of FIELDS) a[field] += b[field];
-}
-
 /**
  * Running tokens and cost of one session. Claude Code writes one line per content block of an API
  * message, each repeating the message's id and usage, so usage is counted per message id: a
  * repeat adds only what grew (per field), never the whole usage again.
  */
 export class UsageLedger {
-  readonly totals: TokenUsage = emptyTokenUsage();
+  totals: TokenUsage = emptyTokenUsage();
   cost = 0;
   /** Per model, in the `modelUsage` shape of a result. */
   readonly byModel: Record<
@@ -45,11 +45,11 @@ export class UsageLedger {
   private readonly seen = new Map<string, TokenUsage>();
   private readonly unpriced = new Set<string>();
 
-  constructor(private readonly pricing: readonly PricingEntry[]) {}
+  constructor(private readonly models: ModelCatalog) {}
 
   /**
    * Counts one assistant line's usage. Returns the increase, and `unpricedModel` the first time a
-   * model is missing from the pricing table.
+   * model is missing from the model catalog.
    */
   add(
     messageId: string | undefined,
@@ -64,8 +64,8 @@ export class UsageLedger {
       for (const field of FIELDS) high[field] = Math.max(high[field], usage[field]);
       this.seen.set(messageId, high);
     }
-    const { cost, known } = priceUsage(model, delta, this.pricing);
-    addUsage(this.totals, delta);
+    const { cost, known } = this.models.priceUsage(model, delta);
+    this.totals = addTokenUsage(this.totals, delta);
     this.cost += cost;
     if (!isZeroUsage(delta)) {
       const entry = this.byModel[model] ?? {

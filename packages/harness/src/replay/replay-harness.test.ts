@@ -1,8 +1,9 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { cleanupTempDirs, makeTempDir } from '@hankweave/durable-io/testing';
+import { createModelCatalog } from '@hankweave/types';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../agent-event.js';
 import type { AgentStartOptions } from '../agent-harness.js';
 import { AgentLogParser } from '../parser/agent-log-parser.js';
@@ -14,7 +15,7 @@ const LOGS = fileURLToPath(new URL('../../test/fixtures/agent-logs/', import.met
 async function startOptions(
   overrides: Partial<AgentStartOptions> = {},
 ): Promise<AgentStartOptions> {
-  const dir = await mkdtemp(join(tmpdir(), 'hw-replay-'));
+  const dir = (await makeTempDir('hw-replay-')).path;
   return {
     codonId: 'c#0',
     runId: 'replay-run',
@@ -31,6 +32,8 @@ async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]>
   for await (const event of events) all.push(event);
   return all;
 }
+
+afterEach(cleanupTempDirs);
 
 describe('ReplayHarness', () => {
   it('writes the same log and produces the same events and outcome as the recording', async () => {
@@ -55,6 +58,17 @@ describe('ReplayHarness', () => {
       assistantMessageCount: 2,
     });
     expect(outcome.failureReason).toBeUndefined();
+  });
+
+  it('prices the replayed usage with the models option', async () => {
+    const harness = new ReplayHarness({
+      recording: `${LOGS}tool-calls.log`,
+      maxDelayMs: 0,
+      models: createModelCatalog([]),
+    });
+    const session = await harness.start(await startOptions());
+    const warnings = (await collect(session.events)).filter((event) => event.type === 'warning');
+    expect(warnings[0]).toMatchObject({ message: expect.stringContaining('No price for model') });
   });
 
   it('reproduces a timed-out attempt from its log', async () => {

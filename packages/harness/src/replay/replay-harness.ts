@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
+import type { ModelCatalog } from '@hankweave/types';
+import { validateStartOptions } from '../adapter/validate-start-options.js';
 import type { AgentHarness, AgentSession, AgentStartOptions } from '../agent-harness.js';
 import { HarnessError } from '../errors.js';
 import { LineFeedSession } from '../internal/line-feed-session.js';
-import { validateStartOptions } from '../internal/validate-start-options.js';
 import { computeReplayDelays, type ReplayPacing, resolveReplayPacing } from './replay-delays.js';
 
 /** Options of {@link ReplayHarness}. */
@@ -11,6 +12,8 @@ export interface ReplayHarnessOptions extends Partial<ReplayPacing> {
   recording: string | ((options: AgentStartOptions) => string | Promise<string>);
   /** Where the `HANKWEAVE_REPLAY_*` pacing variables are read. Default `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** Prices the usage. Default `defaultModelCatalog` of `@hankweave/types`. */
+  models?: ModelCatalog;
 }
 
 /**
@@ -47,6 +50,7 @@ export class ReplayHarness implements AgentHarness {
       options,
       lines,
       delayBeforeLine: (index) => delays[index] ?? 0,
+      ...(this.options.models !== undefined && { models: this.options.models }),
     });
   }
 }

@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { emptyTokenUsage, type TokenUsage } from '@hankweave/types';
-import { addUsage } from '../parser/usage-ledger.js';
-import { priceUsage } from '../pricing.js';
+import {
+  addTokenUsage,
+  defaultModelCatalog,
+  emptyTokenUsage,
+  type ModelCatalog,
+  type TokenUsage,
+} from '@hankweave/types';
 
 /** One assistant message of a fake conversation; its blocks are printed in this order. */
 export interface FakeTurn {
@@ -24,7 +28,7 @@ export interface FakeAgentScenario {
    * `is_error: true` and this text (Claude Code's disguised errors), or no result at all.
    */
   result?: 'success' | { error: string } | { successIsError: string } | 'none';
-  /** `total_cost_usd` of the result; default: the priced usage. */
+  /** `total_cost_usd` of the result; default: the usage priced by the model catalog. */
   totalCostUsd?: number;
 }
 
@@ -45,9 +49,13 @@ function apiUsage(usage: TokenUsage) {
 /**
  * Claude Code stream-json lines for `scenario`, shaped like the real agent's: `system/init`, one
  * assistant line per content block (all repeating the message id and usage), a user line per
- * tool result, and a final `result` with `total_cost_usd`, `usage` and `modelUsage`.
+ * tool result, and a final `result` with `total_cost_usd`, `usage` and `modelUsage`. The default
+ * `total_cost_usd` prices the usage with `options.models` (default `defaultModelCatalog`).
  */
-export function buildAgentLog(scenario: FakeAgentScenario = {}): string[] {
+export function buildAgentLog(
+  scenario: FakeAgentScenario = {},
+  options: { models?: ModelCatalog } = {},
+): string[] {
   const sessionId = scenario.sessionId ?? randomUUID();
   const model = scenario.model ?? 'claude-sonnet-4-5';
   const common = { parent_tool_use_id: null, session_id: sessionId };
@@ -63,10 +71,10 @@ export function buildAgentLog(scenario: FakeAgentScenario = {}): string[] {
       uuid: randomUUID(),
     },
   ];
-  const total = emptyTokenUsage();
+  let total = emptyTokenUsage();
   (scenario.turns ?? [{ text: 'Done.' }]).forEach((turn, index) => {
     const usage = usageOf(turn);
-    addUsage(total, usage);
+    total = addTokenUsage(total, usage);
     const id = `msg_fake_${String(index + 1).padStart(4, '0')}`;
     const toolUseId = `toolu_fake_${index + 1}`;
     const blocks: object[] = [];
@@ -118,7 +126,8 @@ export function buildAgentLog(scenario: FakeAgentScenario = {}): string[] {
   });
   const ending = scenario.result ?? 'success';
   if (ending === 'none') return lines.map((line) => JSON.stringify(line));
-  const cost = scenario.totalCostUsd ?? priceUsage(model, total).cost;
+  const cost =
+    scenario.totalCostUsd ?? (options.models ?? defaultModelCatalog).priceUsage(model, total).cost;
   const isError = ending !== 'success';
   const text =
     ending === 'success' ? 'Done.' : 'error' in ending ? ending.error : ending.successIsError;

@@ -1,7 +1,8 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { cleanupTempDirs, makeTempDir } from '@hankweave/durable-io/testing';
+import { createModelCatalog, defaultModelCatalog } from '@hankweave/types';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../agent-event.js';
 import type { AgentStartOptions } from '../agent-harness.js';
 import { HarnessError } from '../errors.js';
@@ -10,7 +11,7 @@ import { FakeHarness } from './fake-harness.js';
 async function startOptions(
   overrides: Partial<AgentStartOptions> = {},
 ): Promise<AgentStartOptions> {
-  const dir = await mkdtemp(join(tmpdir(), 'hw-fake-'));
+  const dir = (await makeTempDir('hw-fake-')).path;
   return {
     codonId: 'c#0',
     runId: 'r1',
@@ -27,6 +28,8 @@ async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]>
   for await (const event of events) all.push(event);
   return all;
 }
+
+afterEach(cleanupTempDirs);
 
 describe('FakeHarness', () => {
   it('runs a default conversation through the real writer and parser, and records the start', async () => {
@@ -81,6 +84,19 @@ describe('FakeHarness', () => {
     expect(second.failureReason?.message).toBe(
       'Codon process exited without a result message (exit code 1)',
     );
+  });
+
+  it('prices the fake conversation with the models option', async () => {
+    const sonnet = defaultModelCatalog.resolve('claude-sonnet-4-5');
+    if (!sonnet) throw new Error('the default catalog knows claude-sonnet-4-5');
+    const models = createModelCatalog([
+      { ...sonnet, price: { input: 1, output: 1, cacheWrite: 0, cacheRead: 0 } },
+    ]);
+    const session = await new FakeHarness({ models }).start(await startOptions());
+    const events = await collect(session.events);
+    // One turn of 1 input and 1 output token: 2 USD per million at this price.
+    expect((await session.outcome).finalCost).toBeCloseTo(2e-6, 12);
+    expect(events.filter((event) => event.type === 'warning')).toEqual([]);
   });
 
   it('times out a hanging agent with the idle watchdog', async () => {

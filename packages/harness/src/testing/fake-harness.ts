@@ -1,6 +1,7 @@
+import type { ModelCatalog } from '@hankweave/types';
+import { validateStartOptions } from '../adapter/validate-start-options.js';
 import type { AgentHarness, AgentSession, AgentStartOptions } from '../agent-harness.js';
 import { LineFeedSession } from '../internal/line-feed-session.js';
-import { validateStartOptions } from '../internal/validate-start-options.js';
 import { buildAgentLog, type FakeAgentScenario } from './build-agent-log.js';
 
 /** What the fake agent does for one start. */
@@ -23,6 +24,11 @@ export interface FakeHarnessOptions {
   script?: FakeAgentScript | ((options: AgentStartOptions, startIndex: number) => FakeAgentScript);
   /** Wait before each line, in ms. Default 0. */
   lineDelayMs?: number;
+  /**
+   * Prices the usage (the scenario's default `total_cost_usd` and the parser's figures). Default
+   * `defaultModelCatalog` of `@hankweave/types`.
+   */
+  models?: ModelCatalog;
 }
 
 /**
@@ -46,13 +52,20 @@ export class FakeHarness implements AgentHarness {
     const { script = {} } = this.options;
     const resolved = typeof script === 'function' ? script(options, index) : script;
     if (resolved.startError) throw resolved.startError;
-    const lines = resolved.lines ?? buildAgentLog({ model: options.model, ...resolved.scenario });
+    const { models } = this.options;
+    const lines =
+      resolved.lines ??
+      buildAgentLog(
+        { model: options.model, ...resolved.scenario },
+        models === undefined ? {} : { models },
+      );
     const delay = this.options.lineDelayMs ?? 0;
     const session = await LineFeedSession.start({
       options,
       lines,
       delayBeforeLine: () => delay,
       watchIdle: true,
+      ...(models !== undefined && { models }),
       ...(resolved.exitCode !== undefined && { exitCode: resolved.exitCode }),
       ...(resolved.hang !== undefined && { hang: resolved.hang }),
     });

@@ -5,6 +5,7 @@ export interface Deferred<T> {
   reject(reason: unknown): void;
 }
 
+/** A {@link Deferred}: the append queue resolves each caller once its entry is durable. */
 export function createDeferred<T = void>(): Deferred<T> {
   let resolve!: (value: T) => void;
   let reject!: (reason: unknown) => void;
@@ -13,18 +14,4 @@ export function createDeferred<T = void>(): Deferred<T> {
     reject = rej;
   });
   return { promise, resolve, reject };
-}
-
-/**
- * Runs async sections one at a time, in call order. The file backend uses it so that a reader
- * catching up with the file never counts bytes the writer is still accounting for.
- */
-export class Mutex {
-  #tail: Promise<unknown> = Promise.resolve();
-
-  run<T>(section: () => Promise<T>): Promise<T> {
-    const result = this.#tail.then(section, section);
-    this.#tail = result.catch(() => undefined);
-    return result;
-  }
 }

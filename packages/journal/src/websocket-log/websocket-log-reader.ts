@@ -1,7 +1,7 @@
+import { errnoCode, type Fs, nodeFs } from '@hankweave/durable-io';
 import { type WebSocketLogEntry, websocketLogEntrySchema } from '@hankweave/types';
 import { readChunks } from '../backends/file/file-chunks.js';
 import { JournalError } from '../errors.js';
-import { defaultFs, errorCode, type JournalFs } from '../internal/fs.js';
 import { splitLines } from '../internal/line-splitter.js';
 
 /** What `getStatistics()` reports about a WebSocket log. */
@@ -35,13 +35,13 @@ const dataOf = (message: unknown): Record<string, unknown> | undefined => {
  */
 export class WebSocketLogReader {
   readonly path: string;
-  readonly #fs: JournalFs;
+  readonly #fs: Fs;
   #entries: WebSocketLogEntry[] = [];
   #corruptLines = 0;
 
-  constructor(path: string, options: { fs?: JournalFs } = {}) {
+  constructor(path: string, options: { fs?: Fs } = {}) {
     this.path = path;
-    this.#fs = options.fs ?? defaultFs;
+    this.#fs = options.fs ?? nodeFs;
   }
 
   /** The entries of the last `readLog()`. */
@@ -75,7 +75,7 @@ export class WebSocketLogReader {
     } catch (error) {
       throw new JournalError('JOURNAL_READ_FAILED', `Cannot read WebSocket log ${this.path}`, {
         cause: error,
-        details: { path: this.path, errno: errorCode(error) },
+        details: { path: this.path, errno: errnoCode(error) },
       });
     }
     this.#entries = entries;

@@ -1,7 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { errnoCode, type Fs, nodeFs } from '@hankweave/durable-io';
 import { JournalError } from '../errors.js';
-import { defaultFs, errorCode, type JournalFs } from '../internal/fs.js';
 
 /** Where an execution's WebSocket log lives (seed 001). */
 export const websocketLogPathOf = (hankweaveDir: string): string =>
@@ -13,7 +13,8 @@ export interface WebSocketLogWriterOptions {
   hankweaveDir?: string;
   /** The log file itself (wins over `hankweaveDir`). */
   path?: string;
-  fs?: JournalFs;
+  /** The file system to write through (default `nodeFs`, the real one). */
+  fs?: Fs;
   /** The clock for `loggedAt` (tests pin it). */
   now?: () => Date;
 }
@@ -56,7 +57,7 @@ export async function createWebSocketLogWriter(
       details: { option: 'path' },
     });
   }
-  const fs = options.fs ?? defaultFs;
+  const fs = options.fs ?? nodeFs;
   let handle: FileHandle;
   try {
     await fs.mkdir(dirname(path), { recursive: true });
@@ -64,7 +65,7 @@ export async function createWebSocketLogWriter(
   } catch (error) {
     throw new JournalError('JOURNAL_OPEN_FAILED', `Cannot open WebSocket log ${path}`, {
       cause: error,
-      details: { path, errno: errorCode(error) },
+      details: { path, errno: errnoCode(error) },
     });
   }
   return new FileWebSocketLogWriter(path, handle, options.now ?? (() => new Date()));
@@ -97,7 +98,7 @@ class FileWebSocketLogWriter implements WebSocketLogWriter {
     if (failure !== undefined) {
       throw new JournalError('JOURNAL_WRITE_FAILED', `Cannot write WebSocket log ${this.path}`, {
         cause: failure,
-        details: { path: this.path, errno: errorCode(failure) },
+        details: { path: this.path, errno: errnoCode(failure) },
       });
     }
   }

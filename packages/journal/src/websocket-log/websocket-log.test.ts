@@ -1,8 +1,8 @@
 import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createFaultyFs, makeTempDir } from '@hankweave/durable-io/testing';
 import { websocketLogEntrySchema } from '@hankweave/types';
 import { afterEach, describe, expect, it } from 'vitest';
-import { faultyFs, tempDir } from '../../test/helpers.js';
 import { WebSocketLogReader } from './websocket-log-reader.js';
 import { createWebSocketLogWriter, websocketLogPathOf } from './websocket-log-writer.js';
 
@@ -12,7 +12,7 @@ afterEach(async () => {
 });
 
 async function hankweaveDir() {
-  const { dir, cleanup } = await tempDir();
+  const { path: dir, cleanup } = await makeTempDir('journal-test-');
   cleanups.push(cleanup);
   return dir;
 }
@@ -87,9 +87,9 @@ describe('createWebSocketLogWriter()', () => {
   });
 
   it('reports a failed write from flush() with JOURNAL_WRITE_FAILED', async () => {
-    const { fs, control } = faultyFs();
+    const fs = createFaultyFs();
     const writer = await createWebSocketLogWriter({ hankweaveDir: await hankweaveDir(), fs });
-    control.failWrites = 1;
+    fs.arm({ failAt: 'write', times: 1, code: 'EIO' });
     writer.logIn({ type: 'ping' });
     await expect(writer.flush()).rejects.toMatchObject({ code: 'JOURNAL_WRITE_FAILED' });
     writer.logIn({ type: 'ping' });

@@ -1,25 +1,9 @@
 import type { AgentSession } from '@hankweave/harness';
-import type { CodonConfig, CodonStatus } from '@hankweave/types';
 import type { PromptMetadata } from '../prompt/frontmatter.js';
 import { emit, info, type RuntimeContext, transition } from '../runtime/runtime-context.js';
 import { toolMayChangeFiles } from './agent-tools.js';
-import type { CheckpointHint } from './checkpoint-hint.js';
-import type { CodonControl } from './codon-control.js';
+import { type CodonAttempt, moveCodon } from './codon-attempt.js';
 import { scanAndReport } from './tracked-files.js';
-
-export interface AgentStreamInput {
-  runId: string;
-  codonId: string;
-  codon: CodonConfig;
-  session: AgentSession;
-  control: CodonControl;
-  hint: CheckpointHint;
-  patterns: readonly string[];
-  startTime: string;
-  previousSessionId?: string;
-  promptMetadata?: PromptMetadata;
-  move: (to: CodonStatus, metadata?: Record<string, unknown>) => void;
-}
 
 /**
  * Turns the harness's agent events into transitions and journaled events (reference §4.5): the
@@ -28,10 +12,11 @@ export interface AgentStreamInput {
  * files; costs and message counts become transitions.
  */
 export async function consumeAgentEvents(
-  context: RuntimeContext,
-  input: AgentStreamInput,
+  attempt: CodonAttempt,
+  session: AgentSession,
+  announce: { previousSessionId?: string; promptMetadata?: PromptMetadata },
 ): Promise<{ contextExceeded: boolean }> {
-  const { runId, codonId, codon, control } = input;
+  const { context, runId, codonId, codon, control } = attempt;
   let contextExceeded = false;
   const observe = <T extends Parameters<typeof emit>[1]>(
     type: T,
@@ -40,19 +25,21 @@ export async function consumeAgentEvents(
     const event = emit(context, type, data);
     context.sentinels.observe(event);
   };
-  for await (const event of input.session.events) {
+  for await (const event of session.events) {
     switch (event.type) {
       case 'session.started':
         if (control.status === 'initializing') {
-          input.move('running', { claudeSessionId: event.sessionId });
+          moveCodon(attempt, { to: 'running', metadata: { claudeSessionId: event.sessionId } });
           observe('codon.started', {
             codonId,
             codonName: codon.name,
             ...(codon.description ? { codonDescription: codon.description } : {}),
             sessionId: event.sessionId,
-            ...(input.previousSessionId ? { previousSessionId: input.previousSessionId } : {}),
-            startTime: input.startTime,
-            ...(input.promptMetadata ? { promptMetadata: input.promptMetadata } : {}),
+            ...(announce.previousSessionId
+              ? { previousSessionId: announce.previousSessionId }
+              : {}),
+            startTime: attempt.startTime,
+            ...(announce.promptMetadata ? { promptMetadata: announce.promptMetadata } : {}),
           });
           info(context, `Started codon ${codonId} with session ID: ${event.sessionId}`);
         }
@@ -63,8 +50,8 @@ export async function consumeAgentEvents(
       case 'tool.result':
         observe('tool.result', event.data);
         if (toolMayChangeFiles(event.data.toolName)) {
-          input.hint.add(
-            scanAndReport(context, codonId, input.patterns, {
+          attempt.hint.add(
+            scanAndReport(context, codonId, attempt.patterns, {
               kind: 'tool_use',
               toolUseId: event.data.toolUseId,
             }),

@@ -1,30 +1,25 @@
-import type { CodonConfig, FailureReason, RigOperation } from '@hankweave/types';
-import { emit, info, type RuntimeContext, reportError } from '../runtime/runtime-context.js';
-import type { CheckpointHint } from './checkpoint-hint.js';
-import type { CodonControl } from './codon-control.js';
+import type { FailureReason, RigOperation } from '@hankweave/types';
+import { emit, info, reportError } from '../runtime/runtime-context.js';
+import type { CodonAttempt } from './codon-attempt.js';
 import { runRigSetup } from './rig-setup.js';
 import { takeCheckpoint } from './take-checkpoint.js';
 
+/** How `preparing` ended: ready to start (with the rig's checkpoint, if a rig ran), or failed. */
+export type PrepareResult =
+  | { kind: 'ready'; rigSetupCheckpoint?: string }
+  | { kind: 'failed'; failureReason: FailureReason; exitCode: number };
+
 /**
  * The `preparing` state (reference §5.5 step 2): runs the rig, reports each operation, and takes
- * the `rig-setup` checkpoint when a rig ran. Returns the checkpoint, or why the codon fails.
+ * the `rig-setup` checkpoint when a rig ran.
  */
 export async function prepareCodon(
-  context: RuntimeContext,
-  input: {
-    runId: string;
-    codonId: string;
-    codon: CodonConfig;
-    patterns: readonly string[];
-    skipPreCommands: boolean;
-    control: CodonControl;
-    hint: CheckpointHint;
-    started: number;
-  },
-): Promise<{ rigSetupCheckpoint?: string; failure?: FailureReason; exitCode?: number }> {
-  const { codon, codonId } = input;
+  attempt: CodonAttempt,
+  skipPreCommands: boolean,
+): Promise<PrepareResult> {
+  const { context, codon, codonId } = attempt;
   const operations = codon.rigSetup ?? [];
-  if (operations.length === 0 || input.skipPreCommands) return {};
+  if (operations.length === 0 || skipPreCommands) return { kind: 'ready' };
   info(context, `Rig setup started for codon '${codon.name}': ${operations.length} operation(s)`);
   const rig = await runRigSetup({
     operations,
@@ -35,7 +30,7 @@ export async function prepareCodon(
     ...(context.settings.rigCommandTimeoutMs
       ? { commandTimeoutMs: context.settings.rigCommandTimeoutMs }
       : {}),
-    signal: input.control.abort.signal,
+    signal: attempt.control.abort.signal,
     onOperation: (index, operation) =>
       info(context, `Rig operation ${index + 1}/${operations.length}: ${describe(operation)}`),
     onOutput: (stream, line, commandIndex) =>
@@ -68,7 +63,8 @@ export async function prepareCodon(
       codon: codonId,
     });
     return {
-      failure: {
+      kind: 'failed',
+      failureReason: {
         type: 'unknown',
         retriable: true,
         message: `Rig setup failed at ${type} operation: ${rig.fatal.message}`,
@@ -83,21 +79,23 @@ export async function prepareCodon(
   );
   let rigSetupCheckpoint: string | undefined;
   try {
-    rigSetupCheckpoint = await takeCheckpoint(context, input.hint, {
+    rigSetupCheckpoint = await takeCheckpoint(context, attempt.hint, {
       type: 'rig-setup',
-      runId: input.runId,
+      runId: attempt.runId,
       codonId,
       codonName: codon.name,
-      durationMs: Date.now() - input.started,
-      patterns: input.patterns,
+      durationMs: Date.now() - attempt.startedMs,
+      patterns: attempt.patterns,
     });
   } catch (error) {
     return {
-      failure: {
+      kind: 'failed',
+      failureReason: {
         type: 'unknown',
         retriable: false,
         message: `The rig-setup checkpoint failed: ${(error as Error).message}`,
       },
+      exitCode: 1,
     };
   }
   emit(context, 'rig.setup.completed', {
@@ -107,7 +105,7 @@ export async function prepareCodon(
     durationMs: rig.durationMs,
     createdCheckpoint: rigSetupCheckpoint,
   });
-  return { rigSetupCheckpoint };
+  return { kind: 'ready', rigSetupCheckpoint };
 }
 
 function describe(operation: RigOperation): string {

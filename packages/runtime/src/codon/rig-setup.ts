@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, rm } from 'node:fs/promises';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { relativeInside } from '@hankweave/durable-io';
 import type { RigOperation } from '@hankweave/types';
 
 /** How one rig operation ended. */
@@ -88,8 +89,8 @@ async function copyOperation(
 ): Promise<{ ok: true; target: string } | { ok: false; message: string }> {
   const source = resolve(options.hankDir, copy.from);
   const target = resolve(options.agentRoot, copy.to);
-  const inside = relative(options.agentRoot, target);
-  if (inside === '' || inside.startsWith(`..${sep}`) || inside === '..') {
+  // Strictly inside: the root itself ('') is refused too.
+  if (!relativeInside(options.agentRoot, target)) {
     return { ok: false, message: `copy target "${copy.to}" must be inside agentRoot` };
   }
   if (!existsSync(source)) return { ok: false, message: `copy source ${source} does not exist` };

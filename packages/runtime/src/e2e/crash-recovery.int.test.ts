@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawnChild } from '@hankweave/durable-io/testing';
 import { readState } from '@hankweave/state';
 import { afterAll, describe, expect, it } from 'vitest';
 import { shadowGit } from '../../test/git-oracle.js';
@@ -8,26 +8,10 @@ import { agentEnv, makeWorld, runtimeFor, type TestWorld } from '../../test/harn
 
 const CHILD = fileURLToPath(new URL('../../test/crash-child.mjs', import.meta.url));
 
-/** Starts the child runtime and resolves when its second codon runs. */
+/** Starts the child runtime; `running` resolves when its second codon runs. */
 function startChild(world: TestWorld, executionDir: string) {
-  const child = spawn(
-    process.execPath,
-    [CHILD, world.hankDir, executionDir, join(world.root, 'home')],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const running = new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('RUNNING')) resolve();
-    });
-    child.on('exit', (code) =>
-      reject(new Error(`the child exited (${code}) before the codon ran: ${stderr}`)),
-    );
-  });
-  return { child, running };
+  const child = spawnChild(CHILD, [world.hankDir, executionDir, join(world.root, 'home')]);
+  return { child, running: child.waitForLine('RUNNING') };
 }
 
 describe('SIGKILL of the runtime mid-codon, then a restart', () => {
@@ -45,8 +29,7 @@ describe('SIGKILL of the runtime mid-codon, then a restart', () => {
         | { claudePid?: number }
         | undefined
     )?.claudePid;
-    child.kill('SIGKILL');
-    await new Promise((resolve) => child.once('exit', resolve));
+    await child.kill();
     // The agent runs in its own process group; a real crash would orphan it too.
     if (agentPid) {
       try {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { errnoCode } from '@hankweave/durable-io';
 
 const MAX_DEPTH = 3;
 const MAX_ENTRIES_PER_DIR = 100;
@@ -32,7 +33,7 @@ export function hashDataSource(dataPath: string, options: { timeLimitMs?: number
     try {
       names = readdirSync(dir).sort();
     } catch (error) {
-      records.push(`e:${relative}:${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+      records.push(`e:${relative}:${errnoCode(error) ?? 'error'}`);
       return;
     }
     const kept = names.filter((name) => !name.startsWith('.') && !SKIPPED.has(name));
@@ -48,7 +49,7 @@ export function hashDataSource(dataPath: string, options: { timeLimitMs?: number
           records.push(`f:${childRelative}:${child.size}:${mtime}`);
         }
       } catch (error) {
-        records.push(`e:${childRelative}:${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+        records.push(`e:${childRelative}:${errnoCode(error) ?? 'error'}`);
       }
     }
     if (kept.length > MAX_ENTRIES_PER_DIR) {

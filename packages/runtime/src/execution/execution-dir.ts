@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
-import { cp, mkdir, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, rename, rm, symlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { writeFileAtomic } from '@hankweave/durable-io';
 import type { ExecutionMeta } from '@hankweave/types';
 import { RuntimeError } from '../errors.js';
-import { toJsonFile } from '../internal/atomic-write.js';
+import { toJsonFile } from '../internal/json-file.js';
 import { hashDataSource } from './data-hash.js';
 import { EXECUTION_META_VERSION, readExecutionMeta, writeExecutionMeta } from './execution-meta.js';
 import { type ExecutionLayout, executionLayout } from './layout.js';
@@ -224,7 +225,7 @@ async function createTree(layout: ExecutionLayout): Promise<void> {
     await mkdir(dir, { recursive: true });
   }
   if (!existsSync(layout.archiveManifest)) {
-    await writeFile(layout.archiveManifest, toJsonFile({ version: '1.0.0', entries: [] }));
+    await writeFileAtomic(layout.archiveManifest, toJsonFile({ version: '1.0.0', entries: [] }));
   }
 }
 

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
+import { type Fs, isMissing, writeFileAtomic } from '@hankweave/durable-io';
 import { type ExecutionMeta, executionMetaSchema } from '@hankweave/types';
 import { RuntimeError } from '../errors.js';
-import { toJsonFile, writeFileAtomic } from '../internal/atomic-write.js';
+import { toJsonFile } from '../internal/json-file.js';
 
 /** The version of the `execution-meta.json` layout we write (seed 001). */
 export const EXECUTION_META_VERSION = '1.0.0';
@@ -12,7 +13,7 @@ export async function readExecutionMeta(path: string): Promise<ExecutionMeta | u
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (isMissing(error)) return undefined;
     throw error;
   }
   const result = executionMetaSchema.safeParse(safeJson(text));
@@ -26,8 +27,15 @@ export async function readExecutionMeta(path: string): Promise<ExecutionMeta | u
   return result.data;
 }
 
-/** Writes `execution-meta.json` atomically with exactly the seed's fields. */
-export async function writeExecutionMeta(path: string, meta: ExecutionMeta): Promise<void> {
+/**
+ * Writes `execution-meta.json` with exactly the seed's fields, durably and atomically: when it
+ * resolves the file is on disk, and a crash at any step leaves the previous file or this one.
+ */
+export async function writeExecutionMeta(
+  path: string,
+  meta: ExecutionMeta,
+  options: { fs?: Fs } = {},
+): Promise<void> {
   const exact: ExecutionMeta = {
     version: meta.version,
     readOnlySourceDataPath: meta.readOnlySourceDataPath,
@@ -39,7 +47,7 @@ export async function writeExecutionMeta(path: string, meta: ExecutionMeta): Pro
     createdAt: meta.createdAt,
     lastUsed: meta.lastUsed,
   };
-  await writeFileAtomic(path, toJsonFile(exact));
+  await writeFileAtomic(path, toJsonFile(exact), options);
 }
 
 function safeJson(text: string): unknown {

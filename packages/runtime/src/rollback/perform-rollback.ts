@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { relativeInside } from '@hankweave/durable-io';
 import { currentRun, executionThread } from '@hankweave/state';
 import type { CodonExecution } from '@hankweave/types';
 import type { CheckpointHint } from '../codon/checkpoint-hint.js';
@@ -130,8 +131,9 @@ async function cleanRig(context: RuntimeContext, codonId: string): Promise<void>
   });
   const failedCleanups: { directory: string; error: string }[] = [];
   for (const directory of directories) {
+    // Only paths strictly inside agentRoot: never the root itself, never outside it.
+    if (!relativeInside(context.layout.agentRoot, directory)) continue;
     const path = resolve(context.layout.agentRoot, directory);
-    if (!path.startsWith(`${context.layout.agentRoot}/`)) continue;
     try {
       await rm(path, { recursive: true, force: true });
     } catch (error) {

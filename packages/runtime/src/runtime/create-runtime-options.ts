@@ -1,5 +1,5 @@
 import type { AgentHarness } from '@hankweave/harness';
-import type { HankConfigInput } from '@hankweave/types';
+import type { HankConfigInput, ModelCatalog } from '@hankweave/types';
 import type { RuntimeLogger } from '../events/server-log.js';
 import type { WebSocketServerOptions } from '../server/index.js';
 import type { SentinelHost } from './sentinel-host.js';
@@ -25,8 +25,16 @@ export interface CreateRuntimeOptions {
   copyData?: boolean;
   /** Asked before using a non-empty directory that is not an execution (default: refuse). */
   confirm?: (question: string) => boolean | Promise<boolean>;
-  /** The agent adapter; default `ClaudeCodeHarness`. */
+  /**
+   * The agent adapter. Default: `ClaudeCodeHarness` from `@hankweave/claude-code`, an optional
+   * peer dependency (install it to run Claude Code; pass your own harness and it is never loaded).
+   */
   harness?: AgentHarness;
+  /**
+   * Model ids, aliases, providers and prices (default the built-in catalog of `@hankweave/types`):
+   * the default harness prices agent usage with it and the sentinels price their calls with it.
+   */
+  models?: ModelCatalog;
   /** Sentinels; default none. */
   sentinels?: SentinelHost;
   /** Start running codons as soon as `start()` is done (default true). */

@@ -1,40 +1,35 @@
-import {
-  type ClientCommand,
-  clientCommandSchema,
-  createEventId,
-  type HankweaveEvent,
-  type HankweaveState,
-} from '@hankweave/types';
-import { RuntimeError } from '../errors.js';
+import type { HankweaveState } from '@hankweave/types';
 import type { EventListener } from '../events/event-bus.js';
 import { type HankweaveServer, startWebSocketServer } from '../server/index.js';
-import { listCheckpoints } from './checkpoint-list.js';
 import type { CreateRuntimeOptions } from './create-runtime-options.js';
+import { type CommandResult, dispatchCommand, type RuntimeCommand } from './dispatch-command.js';
+import type { ShutdownReason } from './exit-code.js';
 import { HankweaveRuntime, type RuntimeExit } from './hankweave-runtime.js';
-import { emit } from './runtime-context.js';
+import type { RuntimePhase } from './phase.js';
 
-/** A client command, as in the protocol (reference §3.2); `id` is optional in process. */
-export type RuntimeCommand = ClientCommand extends infer C
-  ? C extends { id: string }
-    ? Omit<C, 'id'> & { id?: string }
-    : never
-  : never;
-
-/** What `command()` answers. Events caused by the command arrive through `on()`. */
-export interface CommandResult {
-  type: RuntimeCommand['type'];
-  data?: unknown;
+/** How to stop a runtime: gracefully with a reason, or at once. */
+export interface CloseOptions {
+  /** Why (reported in `finished` and the exit code; default `client request`). */
+  reason?: ShutdownReason;
+  /** Kill the agent without a checkpoint and close at once (exit code 1). */
+  force?: boolean;
 }
 
 /** A runtime embedded in a Node service. */
 export interface Runtime {
-  /** Opens the execution and, with autostart, starts running codons. */
+  /**
+   * Opens the execution and, with autostart, starts running codons.
+   * @throws {RuntimeError} RUNTIME_ALREADY_STARTED on a second call, RUNTIME_INVALID_HANK and
+   *   the execution-directory codes; StateError STATE_LOCKED when another process runs it.
+   */
   start(): Promise<void>;
   /**
    * Runs a protocol command (the same commands the WebSocket server accepts).
-   * @throws {RuntimeError} RUNTIME_BAD_COMMAND for a malformed command, and the guard codes
-   *   (RUNTIME_CODON_RUNNING, RUNTIME_NO_CODON_RUNNING, RUNTIME_NO_MORE_CODONS,
-   *   RUNTIME_ROLLBACK_IN_PROGRESS, RUNTIME_NO_CHECKPOINT, RUNTIME_NOT_STARTED).
+   * @throws {RuntimeError} RUNTIME_BAD_COMMAND for a malformed command, and the codes of the
+   *   current phase's refusals (RUNTIME_NOT_STARTED, RUNTIME_CODON_RUNNING,
+   *   RUNTIME_ROLLBACK_IN_PROGRESS, RUNTIME_SHUTTING_DOWN) and of the command
+   *   (RUNTIME_NO_CODON_RUNNING, RUNTIME_NO_MORE_CODONS, RUNTIME_NO_CHECKPOINT,
+   *   RUNTIME_UNKNOWN_CODON).
    */
   command(command: RuntimeCommand): Promise<CommandResult>;
   /** Every journaled event, in order; returns the unsubscribe function. */
@@ -42,14 +37,27 @@ export interface Runtime {
   getState(): HankweaveState;
   /** The execution directory (after `start()`). */
   readonly executionDir: string;
+  /** Where the runtime is in its life: `new`, `starting`, `idle`, `driving`, `rolling-back`, `stopping`, `closed`. */
+  readonly phase: RuntimePhase;
   /** Resolves once, when the runtime has shut down, with the exit code (reference §2.6). */
   readonly finished: Promise<RuntimeExit>;
-  /** Graceful shutdown; a second call forces. */
-  close(): Promise<RuntimeExit>;
-  /** The underlying orchestrator, for adapters (the WebSocket server). */
-  readonly runtime: HankweaveRuntime;
+  /**
+   * Graceful shutdown; while one is under way, a second call (other than `force`) forces.
+   * Resolves with how the runtime ended.
+   */
+  close(options?: CloseOptions): Promise<RuntimeExit>;
   /** The WebSocket server, when `server` was set (after `start()`). */
   readonly server: HankweaveServer | undefined;
+}
+
+// The orchestrator behind each handle, for the adapters and tests inside this package.
+const orchestrators = new WeakMap<Runtime, HankweaveRuntime>();
+
+/** The orchestrator behind a runtime handle (package-internal: adapters and tests). */
+export function orchestratorOf(runtime: Runtime): HankweaveRuntime {
+  const orchestrator = orchestrators.get(runtime);
+  if (!orchestrator) throw new TypeError('not a runtime made by createRuntime()');
+  return orchestrator;
 }
 
 /**
@@ -59,7 +67,7 @@ export interface Runtime {
 export function createRuntime(options: CreateRuntimeOptions): Runtime {
   const runtime = new HankweaveRuntime(options);
   let server: HankweaveServer | undefined;
-  return {
+  const handle: Runtime = {
     start: async () => {
       await runtime.start();
       // The server needs an open execution; events before it listens reach clients through
@@ -74,147 +82,20 @@ export function createRuntime(options: CreateRuntimeOptions): Runtime {
     get executionDir() {
       return runtime.context.layout.executionDir;
     },
+    get phase() {
+      return runtime.phase;
+    },
     finished: runtime.finished,
-    close: () => runtime.shutdown('client request'),
-    runtime,
+    close: (closeOptions = {}) =>
+      closeOptions.force
+        ? runtime.forceShutdown()
+        : runtime.shutdown(closeOptions.reason ?? 'client request'),
     get server() {
       return server;
     },
   };
+  orchestrators.set(handle, runtime);
+  return handle;
 }
 
-const MUTATING = new Set([
-  'codon.start',
-  'codon.next',
-  'codon.skip',
-  'codon.redo',
-  'codon.forceStop',
-  'rollback.toCheckpoint',
-  'rollback.toCodon',
-  'rollback.toLastSuccess',
-]);
-
-/**
- * Runs one protocol command against a runtime: the single implementation behind
- * `runtime.command()` and the WebSocket server.
- *
- * @throws {RuntimeError} as {@link Runtime.command} does.
- */
-export async function dispatchCommand(
-  runtime: HankweaveRuntime,
-  input: RuntimeCommand,
-): Promise<CommandResult> {
-  const parsed = clientCommandSchema.safeParse({ ...input, id: input.id ?? createEventId() });
-  if (!parsed.success) {
-    throw new RuntimeError(
-      'RUNTIME_BAD_COMMAND',
-      `Invalid command: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(command)'}: ${issue.message}`).join('; ')}`,
-      { cause: parsed.error },
-    );
-  }
-  const command = parsed.data;
-  if (!runtime.started)
-    throw new RuntimeError('RUNTIME_NOT_STARTED', `Cannot run ${command.type} before start()`, {});
-  if (runtime.rollingBack && MUTATING.has(command.type)) {
-    throw new RuntimeError(
-      'RUNTIME_ROLLBACK_IN_PROGRESS',
-      `Cannot run ${command.type} during a rollback`,
-      {},
-    );
-  }
-  switch (command.type) {
-    case 'codon.start':
-      runtime.startCodon({
-        codonId: command.data.codonId,
-        ...(command.data.skipPreCommands !== undefined
-          ? { skipPreCommands: command.data.skipPreCommands }
-          : {}),
-      });
-      return { type: command.type, data: { codonId: command.data.codonId } };
-    case 'codon.next': {
-      if (runtime.busy)
-        throw new RuntimeError(
-          'RUNTIME_CODON_RUNNING',
-          'Cannot start next codon while current codon is running',
-          {},
-        );
-      const next = runtime.nextCodonId();
-      if (!next) throw new RuntimeError('RUNTIME_NO_MORE_CODONS', 'No more codons to run', {});
-      runtime.startCodon({ codonId: next, single: true });
-      return { type: command.type, data: { codonId: next } };
-    }
-    case 'codon.redo': {
-      if (runtime.busy)
-        throw new RuntimeError('RUNTIME_CODON_RUNNING', 'Cannot redo while a codon is running', {});
-      const latest = latestThreadCodon(runtime);
-      if (!latest)
-        throw new RuntimeError(
-          'RUNTIME_NO_MORE_CODONS',
-          'No codon has run yet; use codon.next',
-          {},
-        );
-      runtime.startCodon({ codonId: latest });
-      return { type: command.type, data: { codonId: latest } };
-    }
-    case 'codon.skip':
-      return { type: command.type, data: { codonId: await runtime.stopActive('skip') } };
-    case 'codon.forceStop':
-      return {
-        type: command.type,
-        data: { codonId: await runtime.stopActive('forceStop', command.data?.reason) },
-      };
-    case 'server.shutdown':
-      void runtime.shutdown('client request');
-      return { type: command.type };
-    case 'server.force_shutdown':
-      void runtime.forceShutdown();
-      return { type: command.type };
-    case 'checkpoint.list': {
-      const data = await listCheckpoints(runtime.context, command.data?.runId);
-      emit(runtime.context, 'checkpoint.list', data);
-      return { type: command.type, data };
-    }
-    case 'rollback.toLastSuccess':
-      return {
-        type: command.type,
-        data: await runtime.rollback({ kind: 'last-success' }, command.data?.autoRestart ?? false),
-      };
-    case 'rollback.toCodon':
-      return {
-        type: command.type,
-        data: await runtime.rollback(
-          {
-            kind: 'codon',
-            codonId: command.data.codonId,
-            checkpointType: command.data.checkpointType,
-          },
-          command.data.autoRestart ?? false,
-        ),
-      };
-    case 'rollback.toCheckpoint':
-      return {
-        type: command.type,
-        data: await runtime.rollback(
-          { kind: 'checkpoint', sha: command.data.checkpointSha },
-          command.data.autoRestart ?? false,
-        ),
-      };
-    case 'ping':
-    case 'ping.broadcast':
-      return { type: command.type, data: { message: 'pong', timestamp: new Date().toISOString() } };
-    case 'history.sync':
-      return {
-        type: command.type,
-        data: { events: runtime.history() as AsyncIterable<HankweaveEvent> },
-      };
-  }
-}
-
-function latestThreadCodon(runtime: HankweaveRuntime): string | undefined {
-  const state = runtime.getState();
-  for (const run of state.runs) {
-    const last = run.codons.at(-1);
-    if (last) return last.codonId;
-  }
-  return undefined;
-}
+export type { CommandResult, RuntimeCommand } from './dispatch-command.js';

@@ -1,10 +1,6 @@
-import {
-  currentRun,
-  executionThread,
-  findCrashedRuns,
-  runCrashedTransition,
-} from '@hankweave/state';
-import type { HankweaveEvent, HankweaveState } from '@hankweave/types';
+import { sleep } from '@hankweave/durable-io';
+import { currentRun, executionThread } from '@hankweave/state';
+import type { ClientCommandType, HankweaveEvent, HankweaveState } from '@hankweave/types';
 import { CheckpointHint } from '../codon/checkpoint-hint.js';
 import { CodonControl } from '../codon/codon-control.js';
 import { type CodonRunOutcome, runCodon } from '../codon/run-codon.js';
@@ -12,10 +8,13 @@ import { RuntimeError } from '../errors.js';
 import type { EventListener } from '../events/event-bus.js';
 import { performRollback } from '../rollback/perform-rollback.js';
 import { type RollbackRequest, resolveRollbackTarget } from '../rollback/resolve-target.js';
-import { type Decision, decideAfterCodon, retrySource } from './after-codon.js';
+import { type Decision, decideAfterCodon, type RetryAttempts, retrySource } from './after-codon.js';
+import { closeExecution } from './close-execution.js';
 import type { CreateRuntimeOptions } from './create-runtime-options.js';
 import { computeExitCode, type ShutdownReason } from './exit-code.js';
 import { loadHank, type OpenExecution, openExecution } from './open-execution.js';
+import { type RuntimePhase, refusalMessage, refusalOf } from './phase.js';
+import { recoverExecution } from './recover-execution.js';
 import { endRun, startRun } from './runs.js';
 import {
   emit,
@@ -23,7 +22,6 @@ import {
   type RuntimeContext,
   type RuntimeSettings,
   reportError,
-  transition,
 } from './runtime-context.js';
 
 /** How the runtime ended. */
@@ -32,7 +30,8 @@ export interface RuntimeExit {
   reason: ShutdownReason;
 }
 
-interface DriveRequest {
+/** What to run: a codon (default the next one), with or without its rig, once or onwards. */
+export interface DriveRequest {
   codonId?: string;
   skipPreCommands?: boolean;
   isAutoRetry?: boolean;
@@ -40,27 +39,50 @@ interface DriveRequest {
   single?: boolean;
 }
 
+/** The codon running now, and its control handle. */
+interface ActiveCodon {
+  control: CodonControl;
+  promise: Promise<CodonRunOutcome>;
+}
+
+/** What a rollback answers. */
+export interface RollbackResult {
+  toRun: string;
+  sha: string;
+  codonId: string | null;
+}
+
+/** Shutdown reasons the runtime gives itself: a second one does not force. */
+const SELF_REASONS: ReadonlySet<ShutdownReason> = new Set([
+  'all codons completed',
+  'codon failure',
+]);
+
 /**
  * The orchestrator: opens the execution, recovers from crashes, runs codons in plan order (or on
- * command), applies failure policies, rolls back and shuts down. No process-wide side effects:
- * no signal handlers, no `process.exit`; `finished` says how it ended.
+ * command), applies failure policies, rolls back and shuts down. Its life is one
+ * {@link RuntimePhase} at a time (see `phase.ts` for the diagram and for which commands each
+ * phase accepts). No process-wide side effects: no signal handlers, no `process.exit`;
+ * `finished` says how it ended.
  */
 export class HankweaveRuntime {
   readonly settings: RuntimeSettings;
   readonly finished: Promise<RuntimeExit>;
   #resolveFinished!: (exit: RuntimeExit) => void;
+  #phase: RuntimePhase = 'new';
   #exec: OpenExecution | undefined;
-  #listeners = new Set<EventListener>();
-  #hint = new CheckpointHint();
-  #active: { control: CodonControl; promise: Promise<CodonRunOutcome> } | undefined;
-  #driving: Promise<void> | undefined;
-  #rollingBack = false;
-  #stopping: Promise<RuntimeExit> | undefined;
-  #shutdownRequests = 0;
-  #retryAttempts = new Map<string, { attempts: number; cost: number }>();
-  #pendingSkipPreCommands: string | undefined;
-  #sleep = new AbortController();
-  #starting: Promise<void> | undefined;
+  readonly #listeners = new Set<EventListener>();
+  readonly #hint = new CheckpointHint();
+  readonly #retryAttempts: RetryAttempts = new Map();
+  /** A rig-setup rollback target: that codon's next run skips its rig. */
+  #skipRigOf: string | undefined;
+  // Work in flight, awaited by whoever must wait for it (a shutdown, a rollback's caller).
+  #startup: Promise<void> | undefined;
+  #drive: Promise<void> | undefined;
+  #active: ActiveCodon | undefined;
+  #closing: Promise<RuntimeExit> | undefined;
+  /** Aborted when the runtime begins to stop: cuts retry pauses short. */
+  readonly #stopSignal = new AbortController();
 
   constructor(readonly options: CreateRuntimeOptions) {
     this.settings = {
@@ -82,31 +104,41 @@ export class HankweaveRuntime {
     });
   }
 
-  /** The open execution's shared context (after `start()`). */
+  /** Where the runtime is in its life. */
+  get phase(): RuntimePhase {
+    return this.#phase;
+  }
+
+  /** The open execution's shared context (once `start()` has opened it). */
   get context(): RuntimeContext {
-    if (!this.#exec)
+    if (!this.#exec) {
       throw new RuntimeError(
         'RUNTIME_NOT_STARTED',
-        'The runtime has not started; call start() first',
-        {},
+        'The runtime has not opened its execution yet; await start() first',
       );
+    }
     return this.#exec.context;
   }
 
-  get started(): boolean {
-    return this.#exec !== undefined;
-  }
-
+  /** The id of the codon running now, if any. */
   get activeCodonId(): string | undefined {
     return this.#active?.control.codonId;
   }
 
-  get busy(): boolean {
-    return this.#active !== undefined || this.#driving !== undefined;
-  }
-
-  get rollingBack(): boolean {
-    return this.#rollingBack;
+  /**
+   * Throws the refusal of `command` in the current phase (see `phase.ts`), if any: every command,
+   * in process or over WebSocket, passes here first.
+   *
+   * @throws {RuntimeError} RUNTIME_NOT_STARTED, RUNTIME_CODON_RUNNING,
+   *   RUNTIME_ROLLBACK_IN_PROGRESS, RUNTIME_SHUTTING_DOWN
+   */
+  admit(command: ClientCommandType): void {
+    const refusal = refusalOf(this.#phase, command);
+    if (refusal) {
+      throw new RuntimeError(refusal, refusalMessage(refusal, command), {
+        details: { command, phase: this.#phase },
+      });
+    }
   }
 
   /** Subscribes to every journaled event, in order. Returns the unsubscribe function. */
@@ -133,33 +165,51 @@ export class HankweaveRuntime {
     await this.#exec?.lock.update(fields);
   }
 
+  /** Events of the journal, for `history.sync` and late subscribers. */
+  history(): AsyncIterable<HankweaveEvent> {
+    return this.context.journal.getAllEvents() as AsyncIterable<HankweaveEvent>;
+  }
+
+  // ---- start ----------------------------------------------------------------------------------
+
   /**
    * Loads and validates the hank, opens the execution (lock, checkpoints, state, journal), marks
    * crashed runs, rolls back to the last success when the last run failed, and opens this run.
-   * With autostart, codons start running in the background.
+   * With autostart, codons start running in the background. A start that fails before the
+   * execution is open leaves the runtime closed (`finished` gives exit code 1, reason `error`).
    *
-   * @throws {RuntimeError} RUNTIME_INVALID_HANK and the execution-directory codes; StateError
-   *   STATE_LOCKED when another live process holds the execution.
+   * @throws {RuntimeError} RUNTIME_ALREADY_STARTED on a second call; RUNTIME_INVALID_HANK and the
+   *   execution-directory codes; StateError STATE_LOCKED when another live process holds it.
    */
   start(): Promise<void> {
-    if (this.#starting)
+    if (this.#phase !== 'new') {
       throw new RuntimeError(
-        'RUNTIME_INTERNAL',
+        'RUNTIME_ALREADY_STARTED',
         'start() was already called on this runtime; create a new runtime to start again',
-        {},
+        { details: { phase: this.#phase } },
       );
-    this.#starting = this.#start();
-    return this.#starting;
+    }
+    this.#phase = 'starting';
+    this.#startup = this.#start();
+    return this.#startup;
   }
 
   async #start(): Promise<void> {
-    const hank = loadHank(this.options);
-    this.#exec = await openExecution(this.options, hank, this.settings);
+    try {
+      const hank = loadHank(this.options);
+      this.#exec = await openExecution(this.options, hank, this.settings);
+    } catch (error) {
+      if (this.#phase === 'starting') this.#finish({ exitCode: 1, reason: 'error' });
+      throw error;
+    }
     const context = this.#exec.context;
     for (const listener of this.#listeners) context.bus.subscribe(listener);
-    for (const warning of hank.warnings) context.log.warn(`hank.json: ${warning}`);
     try {
-      await this.#recover();
+      const recovery = recoverExecution(context);
+      if (recovery.kind === 'roll-back-to-last-success') {
+        await this.#rollback({ kind: 'last-success' }, false);
+      }
+      await this.#exec.lock.update({ runId: context.store.state.currentRunId });
     } catch (error) {
       await this.#close('error');
       throw error;
@@ -169,7 +219,8 @@ export class HankweaveRuntime {
       `Execution ${context.layout.executionDir} ready (run ${context.store.state.currentRunId})`,
     );
     // A shutdown requested while starting waits for the start, then runs; nothing starts here.
-    if (this.#stopping) return;
+    if (this.#phase !== 'starting') return;
+    this.#phase = 'idle';
     if (this.settings.autostart) this.#launch({});
     else
       emit(context, 'server.idle', {
@@ -178,48 +229,27 @@ export class HankweaveRuntime {
       });
   }
 
-  async #recover(): Promise<void> {
-    const context = this.context;
-    // We hold the lock, so every run still marked running belongs to a server that is gone.
-    for (const run of findCrashedRuns(context.store.state, {
-      isPidAlive: () => false,
-      exclusive: true,
-    })) {
-      context.log.warn(
-        `Run ${run.runId} (pid ${run.serverPid}) did not shut down: marking it crashed`,
-      );
-      transition(context, runCrashedTransition(run, context.clock()));
-    }
-    if (!context.store.state.initialCheckpoint) {
-      transition(context, {
-        type: 'InitialCheckpointSet',
-        data: { sha: context.engine.initialCheckpoint },
-      });
-    }
-    const thread = executionThread(context.store.state);
-    if (thread.runId && thread.failed) {
-      info(
-        context,
-        'The previous run failed or crashed: rolling back to the last successful checkpoint',
-      );
-      await this.#rollback({ kind: 'last-success' }, false);
-    } else if (!currentRun(context.store.state)) {
-      const resume = lastCompletion(context.store.state);
-      if (resume) {
-        startRun(context, { type: 'continuation', source: resume, reason: 'continue' });
-      } else {
-        startRun(context, {
-          type: 'fresh',
-          initialCheckpointSha:
-            context.store.state.initialCheckpoint ?? context.engine.initialCheckpoint,
-        });
-      }
-    }
-    await this.#exec?.lock.update({ runId: context.store.state.currentRunId });
+  // ---- driving --------------------------------------------------------------------------------
+
+  /**
+   * Starts a codon (`codon.start`), the next one (`codon.next`), or re-runs one (`codon.redo`);
+   * without autostart only that codon runs.
+   *
+   * @throws {RuntimeError} the refusals of {@link admit} for `codon.start`.
+   */
+  startCodon(request: DriveRequest): void {
+    this.admit('codon.start');
+    this.#launch({ ...request, single: request.single ?? !this.settings.autostart });
+  }
+
+  /** The next codon of the plan on the execution thread, or null at its end. */
+  nextCodonId(): string | null {
+    return executionThread(this.context.store.state).nextCodonId;
   }
 
   #launch(request: DriveRequest): void {
-    this.#driving ??= this.#drive(request)
+    this.#phase = 'driving';
+    this.#drive = this.#driveCodons(request)
       .catch(async (error) => {
         reportError(this.context, `The runtime failed: ${(error as Error).stack ?? error}`, {
           severity: 'fatal',
@@ -227,45 +257,54 @@ export class HankweaveRuntime {
         await this.shutdown('error');
       })
       .finally(() => {
-        this.#driving = undefined;
+        this.#drive = undefined;
+        this.#settle();
       });
   }
 
-  async #drive(first: DriveRequest): Promise<void> {
+  /** Back to `idle` when driving ends (a shutdown, if one began, keeps its phase). */
+  #settle(): void {
+    if (this.#phase === 'driving') this.#phase = 'idle';
+  }
+
+  async #driveCodons(first: DriveRequest): Promise<void> {
     let request: DriveRequest | undefined = first;
-    while (!this.#stopping) {
-      const codonId: string | null =
-        request?.codonId ?? executionThread(this.context.store.state).nextCodonId;
+    while (this.#phase === 'driving') {
+      const codonId: string | null = request?.codonId ?? this.nextCodonId();
       if (!codonId) {
         this.#allDone();
         return;
       }
-      const skipPreCommands = request?.skipPreCommands ?? this.#takePendingSkip(codonId);
+      const skipPreCommands = request?.skipPreCommands ?? this.#takeSkipRig(codonId);
       const decision = await this.#executeCodon(codonId, {
         skipPreCommands,
         isAutoRetry: request?.isAutoRetry ?? false,
       });
-      const single = first.single === true;
       request = undefined;
-      if (decision.kind === 'retry') {
-        await this.#pause(decision.delayMs);
-        request = { codonId, skipPreCommands: true, isAutoRetry: true };
-        continue;
-      }
-      if (decision.kind === 'shutdown') {
-        void this.shutdown('codon failure');
-        return;
-      }
-      if (decision.kind === 'idle') return;
-      if (!this.settings.autostart || single) {
-        const next = executionThread(this.context.store.state).nextCodonId;
-        if (!next) this.#allDone();
-        else
-          emit(this.context, 'server.idle', {
-            reason: 'codon-completed',
-            message: `Codon ${codonId} finished. Use 'codon.next' to continue.`,
-          });
-        return;
+      switch (decision.kind) {
+        case 'retry':
+          await sleep(decision.delayMs, this.#stopSignal.signal);
+          request = { codonId, skipPreCommands: true, isAutoRetry: true };
+          continue;
+        case 'shutdown':
+          void this.shutdown('codon failure');
+          return;
+        case 'idle':
+          this.#settle();
+          return;
+        case 'next':
+          if (!this.settings.autostart || first.single === true) {
+            const next = this.nextCodonId();
+            if (!next) this.#allDone();
+            else {
+              this.#settle();
+              emit(this.context, 'server.idle', {
+                reason: 'codon-completed',
+                message: `Codon ${codonId} finished. Use 'codon.next' to continue.`,
+              });
+            }
+            return;
+          }
       }
     }
   }
@@ -275,6 +314,7 @@ export class HankweaveRuntime {
       info(this.context, 'All codons completed successfully. Server shutting down.');
       void this.shutdown('all codons completed');
     } else {
+      this.#settle();
       emit(this.context, 'server.idle', {
         reason: 'all-codons-completed',
         message: 'All codons completed. Server remains active.',
@@ -290,21 +330,20 @@ export class HankweaveRuntime {
     const entry = context.store.state.executionPlan.find(
       (candidate) => candidate.codonId === codonId,
     );
-    if (!entry)
+    if (!entry) {
       throw new RuntimeError(
         'RUNTIME_UNKNOWN_CODON',
         `Codon ${codonId} is not in the plan; use a runtime id from state.json's executionPlan (loop codons look like review#0)`,
-        {
-          details: { codonId },
-        },
+        { details: { codonId } },
       );
+    }
     const run = currentRun(context.store.state);
-    if (!run)
+    if (!run) {
       throw new RuntimeError(
         'RUNTIME_INTERNAL',
         'No run is open (an internal inconsistency); restart the runtime, which opens a run from the last checkpoint',
-        {},
       );
+    }
     let runId = run.runId;
     if (!options.isAutoRetry && run.codons.some((codon) => codon.codonId === codonId)) {
       // Running a codon again opens a continuation run, so each run holds one attempt per codon.
@@ -341,68 +380,42 @@ export class HankweaveRuntime {
     });
   }
 
-  #takePendingSkip(codonId: string): boolean {
-    const skip = this.#pendingSkipPreCommands === codonId;
-    this.#pendingSkipPreCommands = undefined;
+  #takeSkipRig(codonId: string): boolean {
+    const skip = this.#skipRigOf === codonId;
+    this.#skipRigOf = undefined;
     return skip;
   }
 
-  async #pause(ms: number): Promise<void> {
-    if (ms <= 0) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.#sleep.signal.addEventListener(
-        'abort',
-        () => {
-          clearTimeout(timer);
-          resolve();
-        },
-        { once: true },
-      );
-    });
-  }
-
-  // ---- commands -------------------------------------------------------------------------------
-
-  /** Starts a codon (`codon.start`), the next one (`codon.next`), or re-runs the latest (`codon.redo`). */
-  startCodon(request: DriveRequest): void {
-    this.#refuseWhileBusy('start a codon');
-    this.#launch({ ...request, single: request.single ?? !this.settings.autostart });
-  }
-
-  nextCodonId(): string | null {
-    return executionThread(this.context.store.state).nextCodonId;
-  }
-
-  /** Skips (`skip`) or force-stops (`forceStop`) the active codon. */
+  /**
+   * Skips (`codon.skip`) or force-stops (`codon.forceStop`) the running codon; resolves with its
+   * id once its agent has exited.
+   *
+   * @throws {RuntimeError} RUNTIME_NO_CODON_RUNNING, and the refusals of {@link admit}.
+   */
   async stopActive(kind: 'skip' | 'forceStop', reason?: string): Promise<string> {
+    this.admit(kind === 'skip' ? 'codon.skip' : 'codon.forceStop');
     const active = this.#active;
-    if (!active) throw new RuntimeError('RUNTIME_NO_CODON_RUNNING', 'No running codon to stop', {});
-    if (kind === 'skip') active.control.skipRequested = true;
-    else active.control.forceStopReason = reason ?? 'user request';
-    await active.control.stop();
+    if (!active) throw new RuntimeError('RUNTIME_NO_CODON_RUNNING', 'No running codon to stop');
+    await active.control.stop(
+      kind === 'skip' ? { kind: 'skip' } : { kind: 'force-stop', reason: reason ?? 'user request' },
+    );
     if (kind === 'forceStop') info(this.context, `Codon ${active.control.codonId} force stopped`);
     return active.control.codonId;
   }
 
+  // ---- rollback -------------------------------------------------------------------------------
+
   /**
-   * Rolls back to a checkpoint (seed 002). Refused while a codon runs or another rollback is in
-   * progress. With `autoRestart` (and autostart), the next codon starts right after.
+   * Rolls back to a checkpoint (seed 002). With `autoRestart` (and autostart), the next codon
+   * starts right after; otherwise the runtime waits for a command.
    *
-   * @throws {RuntimeError} RUNTIME_CODON_RUNNING, RUNTIME_ROLLBACK_IN_PROGRESS, RUNTIME_NO_CHECKPOINT
+   * @throws {RuntimeError} RUNTIME_CODON_RUNNING, RUNTIME_ROLLBACK_IN_PROGRESS,
+   *   RUNTIME_NO_CHECKPOINT, and the other refusals of {@link admit}.
    */
-  async rollback(
-    request: RollbackRequest,
-    autoRestart = false,
-  ): Promise<{ toRun: string; sha: string; codonId: string | null }> {
-    if (this.#active || this.#driving) {
-      throw new RuntimeError(
-        'RUNTIME_CODON_RUNNING',
-        "Cannot rollback while codon is running. Use 'codon.forceStop' first.",
-        {},
-      );
-    }
+  async rollback(request: RollbackRequest, autoRestart = false): Promise<RollbackResult> {
+    this.admit('rollback.toCheckpoint');
     const result = await this.#rollback(request, autoRestart);
+    if (this.#phase !== 'idle') return result;
     if (autoRestart && this.settings.autostart) this.#launch({});
     else
       emit(this.context, 'server.idle', {
@@ -412,50 +425,23 @@ export class HankweaveRuntime {
     return result;
   }
 
-  async #rollback(
-    request: RollbackRequest,
-    autoRestart: boolean,
-  ): Promise<{ toRun: string; sha: string; codonId: string | null }> {
-    if (this.#rollingBack)
-      throw new RuntimeError(
-        'RUNTIME_ROLLBACK_IN_PROGRESS',
-        'A rollback is already in progress',
-        {},
-      );
-    this.#rollingBack = true;
+  /** The rollback itself, in the `rolling-back` phase; returns to the phase it came from. */
+  async #rollback(request: RollbackRequest, autoRestart: boolean): Promise<RollbackResult> {
+    const from = this.#phase;
+    this.#phase = 'rolling-back';
     try {
       const target = await resolveRollbackTarget(this.context, request);
       const result = await performRollback(this.context, this.#hint, target, autoRestart);
       // A rig-setup target leaves the codon's rig in place: re-running it skips the rig.
-      this.#pendingSkipPreCommands =
+      this.#skipRigOf =
         target.checkpointType === 'rig-setup' && target.codonId ? target.codonId : undefined;
       this.#retryAttempts.clear();
       await this.#exec?.lock.update({ runId: result.toRun });
       return { toRun: result.toRun, sha: target.sha, codonId: target.codonId };
     } finally {
-      this.#rollingBack = false;
+      // A shutdown that began meanwhile keeps its phase.
+      if (this.#phase === 'rolling-back') this.#phase = from;
     }
-  }
-
-  #refuseWhileBusy(what: string): void {
-    if (this.#rollingBack)
-      throw new RuntimeError(
-        'RUNTIME_ROLLBACK_IN_PROGRESS',
-        `Cannot ${what} during a rollback`,
-        {},
-      );
-    if (this.#stopping)
-      throw new RuntimeError(
-        'RUNTIME_SHUTTING_DOWN',
-        `Cannot ${what}: the runtime is shutting down`,
-        {},
-      );
-    if (this.busy)
-      throw new RuntimeError(
-        'RUNTIME_CODON_RUNNING',
-        `Cannot ${what} while codon ${this.#active?.control.codonId ?? '(starting)'} is running`,
-        {},
-      );
   }
 
   // ---- shutdown -------------------------------------------------------------------------------
@@ -463,126 +449,65 @@ export class HankweaveRuntime {
   /**
    * Graceful shutdown (reference §5.8): stops the agent (exit checkpoint, codon marked failed as
    * interrupted), drains sentinels, ends the run (completed only when every codon completed),
-   * flushes state and journal, releases the lock. A second request forces.
+   * flushes state and journal, releases the lock. A second request from outside forces.
    */
   shutdown(reason: ShutdownReason = 'client request'): Promise<RuntimeExit> {
-    this.#shutdownRequests++;
-    if (this.#stopping) {
-      if (
-        this.#shutdownRequests > 1 &&
-        reason !== 'all codons completed' &&
-        reason !== 'codon failure'
-      )
-        void this.forceShutdown();
-      return this.#stopping;
+    switch (this.#phase) {
+      case 'closed':
+        return this.finished;
+      case 'stopping':
+        if (!SELF_REASONS.has(reason)) void this.forceShutdown();
+        return this.finished;
+      default:
+        this.#phase = 'stopping';
+        this.#stopSignal.abort();
+        return this.#stopGracefully(reason);
     }
-    this.#stopping = this.#gracefulShutdown(reason);
-    return this.#stopping;
   }
 
-  async #gracefulShutdown(reason: ShutdownReason): Promise<RuntimeExit> {
+  async #stopGracefully(reason: ShutdownReason): Promise<RuntimeExit> {
     // A shutdown during start() waits for it, so everything it opens is closed again.
-    await this.#starting?.catch(() => undefined);
-    if (!this.#exec) {
-      const exit = { exitCode: computeExitCode(reason), reason };
-      this.#resolveFinished(exit);
-      return exit;
-    }
-    const context = this.context;
-    this.#sleep.abort();
+    await this.#startup?.catch(() => undefined);
+    if (!this.#exec) return this.#finish({ exitCode: computeExitCode(reason), reason });
+    const context = this.#exec.context;
     const active = this.#active;
     if (active) {
       info(
         context,
         'Shutting down: waiting for agent process to exit. Send server.force_shutdown to force quit.',
       );
-      active.control.shutdownRequested = true;
-      await active.control.stop();
+      await active.control.stop({ kind: 'shutdown' });
       await active.promise.catch(() => undefined);
     }
-    await this.#driving?.catch(() => undefined);
+    await this.#drive?.catch(() => undefined);
     await context.sentinels.unload('shutdown').catch(() => []);
     return this.#close(reason);
   }
 
   /** Stops at once: the agent is killed, no checkpoint; the lock is released. Exit code 1. */
-  async forceShutdown(): Promise<RuntimeExit> {
-    this.#sleep.abort();
-    const active = this.#active;
-    if (active) {
-      active.control.shutdownRequested = true;
-      active.control.abort.abort();
-      void active.control.session?.kill('force shutdown');
-    }
+  forceShutdown(): Promise<RuntimeExit> {
+    if (this.#phase === 'closed') return this.finished;
+    this.#phase = 'stopping';
+    this.#stopSignal.abort();
+    this.#active?.control.abandon();
     return this.#close('force');
   }
 
-  #closing: Promise<RuntimeExit> | undefined;
-
   #close(reason: ShutdownReason): Promise<RuntimeExit> {
-    this.#closing ??= (async () => {
-      const exec = this.#exec;
-      let runStatus: string | undefined;
-      if (exec) {
-        const context = exec.context;
-        const run = currentRun(context.store.state);
-        if (run && reason !== 'force') {
-          // A run ends failed when a codon was interrupted or its last codon failed; the next start
-          // then rolls back to the last success. An idle run (between codons, after a rollback)
-          // ends completed, so an explicit rollback is not undone by the next start.
-          const last = run.codons.at(-1);
-          const clean =
-            reason === 'all codons completed' ||
-            last === undefined ||
-            last.status === 'completed' ||
-            last.status === 'skipped';
-          if (clean) endRun(context, run.runId, 'completed');
-          else endRun(context, run.runId, 'failed', reason);
-        }
-        runStatus = context.store.state.runs.find(
-          (candidate) => candidate.runId === run?.runId,
-        )?.status;
-        context.log.info(`Shutting down (${reason})`);
-        await context.bus.drain();
-        await context.store
-          .close()
-          .catch((error) => context.log.error(`Saving state failed: ${(error as Error).message}`));
-        await context.journal
-          .close()
-          .catch((error) =>
-            context.log.error(`Closing the journal failed: ${(error as Error).message}`),
-          );
-        await context.engine.close().catch(() => undefined);
-        await exec.lock.release().catch(() => undefined);
-      }
-      const exit = { exitCode: computeExitCode(reason, runStatus), reason };
-      this.#resolveFinished(exit);
-      return exit;
-    })();
+    this.#closing ??= this.#closeExecution(reason);
     return this.#closing;
   }
 
-  /** Events of the journal, for `history.sync` and late subscribers. */
-  history(): AsyncIterable<HankweaveEvent> {
-    return this.context.journal.getAllEvents() as AsyncIterable<HankweaveEvent>;
+  async #closeExecution(reason: ShutdownReason): Promise<RuntimeExit> {
+    const exit = this.#exec
+      ? await closeExecution(this.#exec, reason)
+      : { exitCode: computeExitCode(reason), reason };
+    return this.#finish(exit);
   }
-}
 
-/** The newest completion on the thread, else in any run: where a new run continues from. */
-function lastCompletion(
-  state: HankweaveState,
-): { runId: string; afterCodon: string; checkpointSha: string } | undefined {
-  for (const { codon, runId } of executionThread(state).codons) {
-    const sha = (codon as { completionCheckpoint?: string }).completionCheckpoint;
-    if (codon.status === 'completed' && sha)
-      return { runId, afterCodon: codon.codonId, checkpointSha: sha };
+  #finish(exit: RuntimeExit): RuntimeExit {
+    this.#phase = 'closed';
+    this.#resolveFinished(exit);
+    return exit;
   }
-  for (const run of state.runs) {
-    for (const codon of [...run.codons].reverse()) {
-      const sha = (codon as { completionCheckpoint?: string }).completionCheckpoint;
-      if (codon.status === 'completed' && sha)
-        return { runId: run.runId, afterCodon: codon.codonId, checkpointSha: sha };
-    }
-  }
-  return undefined;
 }

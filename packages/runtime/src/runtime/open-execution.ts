@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { CheckpointEngine } from '@hankweave/checkpoints';
 import { ChangeScanner, UnifiedFileResolver } from '@hankweave/files';
-import { ClaudeCodeHarness } from '@hankweave/harness';
 import { createFileJournal } from '@hankweave/journal';
 import { SentinelManager } from '@hankweave/sentinels';
 import {
@@ -12,6 +11,7 @@ import {
   StateStore,
 } from '@hankweave/state';
 import {
+  defaultModelCatalog,
   type HankConfig,
   isTerminalCodonStatus,
   type SentinelState,
@@ -23,6 +23,7 @@ import { createServerLog } from '../events/server-log.js';
 import { hashHank } from '../execution/data-hash.js';
 import { prepareExecution } from '../execution/execution-dir.js';
 import type { CreateRuntimeOptions } from './create-runtime-options.js';
+import { loadDefaultHarness } from './default-harness.js';
 import { type RuntimeContext, type RuntimeSettings, transition } from './runtime-context.js';
 import type { SentinelHost } from './sentinel-host.js';
 
@@ -137,6 +138,7 @@ export async function openExecution(
     now: clock,
   });
   const { layout } = prepared;
+  const models = options.models ?? defaultModelCatalog;
   const log = createServerLog(layout.serverLog, options.logger, clock);
   log.info(
     `Starting HankweaveRuntime in ${layout.executionDir} (${prepared.created ? 'new execution' : 'resumed'})`,
@@ -188,6 +190,7 @@ export async function openExecution(
           ...(settings.anthropicBaseUrl ? { ANTHROPIC_BASE_URL: settings.anthropicBaseUrl } : {}),
         },
         emit: (type, data) => bus.emit(type, data as never),
+        models,
         onStatesChanged: (states, totalCost) =>
           context && recordSentinelStates(context, states, totalCost),
         logger: {
@@ -203,19 +206,14 @@ export async function openExecution(
       store,
       journal,
       engine,
-      harness:
-        options.harness ??
-        new ClaudeCodeHarness({
-          baseEnv: settings.env,
-          killGraceMs: settings.killGraceMs,
-          ...(settings.anthropicBaseUrl ? { anthropicBaseUrl: settings.anthropicBaseUrl } : {}),
-        }),
+      harness: options.harness ?? (await loadDefaultHarness(settings, models)),
       sentinels: options.sentinels ?? sentinelManager(),
       bus,
       log,
       resolver,
       scanner: new ChangeScanner(layout.agentRoot, { resolver }),
       settings,
+      models,
       clock,
       startedAt: Date.now(),
     };

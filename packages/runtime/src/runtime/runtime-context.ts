@@ -9,6 +9,7 @@ import type {
   HankweaveEvent,
   HankweaveState,
   JournaledEventType,
+  ModelCatalog,
   StateTransition,
 } from '@hankweave/types';
 import type { EventBus } from '../events/event-bus.js';
@@ -47,6 +48,8 @@ export interface RuntimeContext {
   readonly resolver: UnifiedFileResolver;
   readonly scanner: ChangeScanner;
   readonly settings: RuntimeSettings;
+  /** Model ids, aliases and prices: used by the default harness and the sentinels. */
+  readonly models: ModelCatalog;
   readonly clock: () => Date;
   readonly startedAt: number;
 }

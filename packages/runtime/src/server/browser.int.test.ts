@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ServedWorld, startServedWorld } from '../../test/server/server-world.js';
+import { orchestratorOf } from '../runtime/create-runtime.js';
 
 /** Debian's `chromium` (`apt-get install -y chromium`); the suite is skipped without it. */
 function findChromium(): string | undefined {
@@ -146,8 +147,8 @@ describe.runIf(chromium)('a web page from another origin (headless Chromium)', (
     expect(outcome).toBe('refused 1006');
     expect(dom).toContain('<p id="outcome">refused 1006</p>');
     expect(world.server.clients()).toEqual([]);
-    expect(world.runtime.runtime.busy).toBe(false);
-    const log = readFileSync(world.runtime.runtime.context.layout.serverLog, 'utf8');
+    expect(world.runtime.phase).toBe('idle');
+    const log = readFileSync(orchestratorOf(world.runtime).context.layout.serverLog, 'utf8');
     expect(log).toMatch(
       /WebSocket upgrade refused \(403\): Origin http:\/\/127\.0\.0\.1:\d+ is not allowed/,
     );

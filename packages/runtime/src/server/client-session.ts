@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sleep } from '@hankweave/durable-io';
 import type { EventData, HankweaveEvent } from '@hankweave/types';
 import type { RawData, WebSocket } from 'ws';
 import type { HankweaveRuntime } from '../runtime/hankweave-runtime.js';
@@ -7,7 +8,7 @@ import { handleCommand } from './command-handler.js';
 import { performHandshake } from './handshake.js';
 import { TokenBucket } from './rate-limiter.js';
 import type { ResolvedServerOptions } from './server-options.js';
-import { type ErrorContext, errorEvent, type ServerMessage } from './wire.js';
+import { type ErrorContext, errorEvent, type ServerMessage, type WireErrorCode } from './wire.js';
 
 /** How many messages of one client may wait behind a slow command (e.g. a rollback). */
 const MAX_QUEUED_MESSAGES = 1000;
@@ -123,7 +124,7 @@ export class ClientSession {
   }
 
   /** Sends an `error` event to this client only. */
-  sendError(code: string, message: string, context: ErrorContext = {}): void {
+  sendError(code: WireErrorCode, message: string, context: ErrorContext = {}): void {
     this.send(errorEvent(code, message, context));
   }
 
@@ -148,7 +149,7 @@ export class ClientSession {
   async waitForRoom(): Promise<boolean> {
     const limit = this.host.options.maxBufferedBytes / 2;
     while (this.#open() && this.socket.bufferedAmount > limit) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await sleep(10);
     }
     return this.#open();
   }

@@ -1,6 +1,6 @@
 import type { EventData, HankweaveEvent } from '@hankweave/types';
 import WebSocket from 'ws';
-import type { RuntimeCommand } from '../runtime/create-runtime.js';
+import type { RuntimeCommand } from '../runtime/dispatch-command.js';
 import type { ServerMessage } from './wire.js';
 
 /** Options of {@link connectHankweave}. */

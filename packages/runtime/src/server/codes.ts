@@ -19,32 +19,3 @@ export const CLOSE_CODES = {
    */
   TOO_FAR_BEHIND: 4008,
 } as const;
-
-/**
- * The `code` of the `error` events the server itself sends (to one client, never journaled).
- * Errors from the runtime keep their `RUNTIME_*` code, except `RUNTIME_ROLLBACK_IN_PROGRESS`,
- * which is sent as the protocol's `ROLLBACK_IN_PROGRESS` (reference §3.1).
- */
-export const SERVER_ERROR_CODES = [
-  /** A command arrived before a successful handshake. */
-  'HANDSHAKE_REQUIRED',
-  /** The handshake did not match its schema (mode, fields). */
-  'HANDSHAKE_INVALID',
-  /** A second handshake on a connection that already has one. */
-  'ALREADY_HANDSHAKEN',
-  /** Missing or wrong token; the connection is then closed with 4001. */
-  'UNAUTHORIZED',
-  /** The message is not JSON. */
-  'INVALID_JSON',
-  /** The message is JSON but not `{type: string, id?: string, data?}`. */
-  'INVALID_COMMAND',
-  /** `type` is not a command of the protocol. */
-  'UNKNOWN_COMMAND',
-  /** A read-only client sent a command that changes something (shutdown included). */
-  'INSUFFICIENT_PERMISSIONS',
-  /** A command that changes something arrived during a rollback. */
-  'ROLLBACK_IN_PROGRESS',
-  /** The client sent faster than its rate limit, or has too many commands waiting. */
-  'RATE_LIMITED',
-] as const;
-export type ServerErrorCode = (typeof SERVER_ERROR_CODES)[number];

@@ -4,7 +4,7 @@ import {
   type ClientCommandType,
   READ_ONLY_COMMAND_TYPES,
 } from '@hankweave/types';
-import { dispatchCommand, type RuntimeCommand } from '../runtime/create-runtime.js';
+import { dispatchCommand, type RuntimeCommand } from '../runtime/dispatch-command.js';
 import type { ClientSession } from './client-session.js';
 import { streamHistory } from './history-sync.js';
 import { type ErrorContext, targetedEvent, wireErrorOf } from './wire.js';

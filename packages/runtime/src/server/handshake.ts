@@ -56,7 +56,7 @@ export async function performHandshake(session: ClientSession, message: unknown)
       data: { clientId: session.id, mode, eventHistory, totalEvents },
     });
     session.send(targetedEvent('server.ready', session.host.serverReady()));
-    if (!runtime.settings.autostart && !runtime.busy && !runtime.rollingBack) {
+    if (!runtime.settings.autostart && runtime.phase === 'idle') {
       session.send(
         targetedEvent('server.idle', {
           reason: 'startup',

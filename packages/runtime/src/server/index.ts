@@ -1,4 +1,4 @@
-// The WebSocket server and its typed client; re-exported by the package's public index.
+// The WebSocket server and its typed client; the public index re-exports the client side.
 
 export {
   type CloseInfo,
@@ -8,6 +8,6 @@ export {
   type HankweaveClient,
 } from './client.js';
 export type { ClientInfo } from './client-session.js';
-export { CLOSE_CODES, SERVER_ERROR_CODES, type ServerErrorCode } from './codes.js';
+export { CLOSE_CODES } from './codes.js';
 export type { WebSocketServerOptions } from './server-options.js';
 export { type HankweaveServer, startWebSocketServer } from './websocket-server.js';

@@ -11,6 +11,7 @@ import {
   startServedWorld,
   until,
 } from '../../test/server/server-world.js';
+import { orchestratorOf } from '../runtime/create-runtime.js';
 
 const worlds: FakeWorld[] = [];
 afterEach(async () => {
@@ -60,7 +61,7 @@ function journalShape(events: HankweaveEvent[]): string[] {
 
 /** state.json with ids, times, shas and paths replaced by stable placeholders. */
 function stateShape(world: FakeWorld): unknown {
-  const layout = world.runtime.runtime.context.layout;
+  const layout = orchestratorOf(world.runtime).context.layout;
   const state = JSON.parse(readFileSync(layout.stateFile, 'utf8'));
   const names = new Map<string, string>();
   const rename = (kind: string, value: string) => {

@@ -8,6 +8,7 @@ import {
   type ServedWorld,
   startServedWorld,
 } from '../../test/server/server-world.js';
+import { orchestratorOf } from '../runtime/create-runtime.js';
 
 const worlds: ServedWorld[] = [];
 async function served(...args: Parameters<typeof startServedWorld>): Promise<ServedWorld> {
@@ -43,7 +44,7 @@ describe('startWebSocketServer()', () => {
         'server.ready',
         'server.idle',
       ]);
-      const layout = world.runtime.runtime.context.layout;
+      const layout = orchestratorOf(world.runtime).context.layout;
       expect(second.ready).toMatchObject({
         port: world.server.port,
         executionPath: layout.executionDir,
@@ -61,7 +62,7 @@ describe('startWebSocketServer()', () => {
 
     it('writes port, host and token to runtime.lock, readable by the owner only', async () => {
       const world = await served();
-      const lockPath = world.runtime.runtime.context.layout.lockFile;
+      const lockPath = orchestratorOf(world.runtime).context.layout.lockFile;
       const lock = JSON.parse(readFileSync(lockPath, 'utf8'));
       expect(lock).toMatchObject({
         port: world.server.port,
@@ -219,7 +220,7 @@ describe('startWebSocketServer()', () => {
       expect(await reader.send({ type: 'checkpoint.list' })).toBeUndefined();
       expect(ids(await reader.historySync())).toEqual(ids(await journalOf(world)));
       expect(world.runtime.getState().runs[0]?.codons).toHaveLength(0);
-      expect(world.runtime.runtime.busy).toBe(false);
+      expect(world.runtime.phase).toBe('idle');
     });
 
     it('answers malformed input with an error to the sender only and keeps the connection', async () => {
@@ -258,7 +259,7 @@ describe('startWebSocketServer()', () => {
       const other = await world.connect();
       // Hold the checkpoint restore until the refused command has been answered, so the test does
       // not depend on how fast git is.
-      const engine = world.runtime.runtime.context.engine;
+      const engine = orchestratorOf(world.runtime).context.engine;
       const restore = engine.restore.bind(engine);
       let release: () => void = () => undefined;
       const held = new Promise<void>((resolve) => {
@@ -274,7 +275,7 @@ describe('startWebSocketServer()', () => {
         data: { codonId: 'a', checkpointType: 'start' },
       });
       await other.until((event) => event.type === 'rollback.started', from, 10_000);
-      expect(world.runtime.runtime.rollingBack).toBe(true);
+      expect(world.runtime.phase).toBe('rolling-back');
       expect(codeOf(await other.send({ type: 'codon.next' }))).toBe('ROLLBACK_IN_PROGRESS');
       expect(codeOf(await other.send({ type: 'rollback.toLastSuccess' }))).toBe(
         'ROLLBACK_IN_PROGRESS',
@@ -348,7 +349,7 @@ describe('startWebSocketServer()', () => {
     const client = await world.connect();
     await client.send({ type: 'ping' });
     await world.server.close();
-    const path = world.runtime.runtime.context.layout.websocketLog;
+    const path = orchestratorOf(world.runtime).context.layout.websocketLog;
     expect(path.endsWith('.hankweave/logs/websocket.log')).toBe(true);
     const entries = readFileSync(path, 'utf8')
       .trim()

@@ -10,6 +10,7 @@ import {
   startServedWorld,
   until,
 } from '../../test/server/server-world.js';
+import { orchestratorOf } from '../runtime/create-runtime.js';
 import { CLOSE_CODES } from './codes.js';
 
 const worlds: ServedWorld[] = [];
@@ -164,7 +165,7 @@ describe('WebSocket server robustness', () => {
         )
         .map((event) => event.id),
     ).toEqual(journal.slice(-watcher.seen.length + 2).map((event) => event.id));
-    const warned = readFileSync(world.runtime.runtime.context.layout.serverLog, 'utf8');
+    const warned = readFileSync(orchestratorOf(world.runtime).context.layout.serverLog, 'utf8');
     expect(warned).toMatch(/fell more than 262144 bytes behind/);
 
     // Reading again, the stalled client finds at most the bound's worth of data, then a 4008 close.

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_DIR, makeWorld, runtimeFor, type TestWorld } from '../../test/harness-env.js';
 import { connectTestClient, idle } from '../../test/server/server-world.js';
+import { orchestratorOf } from '../runtime/create-runtime.js';
 import { startWebSocketServer } from './websocket-server.js';
 
 // The real Claude Code agent on the scripted model, driven and watched only over WebSocket.
@@ -17,7 +18,7 @@ describe('a real agent run over WebSocket', () => {
     world = await makeWorld({ hank: { ...example, hank: example.hank.slice(0, 1) } });
     const { runtime } = runtimeFor(world, { autostart: false });
     await runtime.start();
-    const server = await startWebSocketServer(runtime.runtime, { serverVersion: 'test' });
+    const server = await startWebSocketServer(orchestratorOf(runtime), { serverVersion: 'test' });
     const driver = await connectTestClient(server.url, { token: server.token });
     const watcher = await connectTestClient(server.url, {
       token: server.token,

@@ -9,6 +9,7 @@ import {
   startFakeWorld,
   startServedWorld,
 } from '../../test/server/server-world.js';
+import { orchestratorOf } from '../runtime/create-runtime.js';
 import { connectHankweave } from './client.js';
 import { CLOSE_CODES } from './codes.js';
 import { startWebSocketServer } from './websocket-server.js';
@@ -37,7 +38,7 @@ describe('WebSocket server security', () => {
     const raw = await rawUpgrade(world.server.port, {});
     expect(raw.response).toMatch(/^HTTP\/1\.1 101/);
     raw.socket.destroy();
-    expect(world.runtime.runtime.busy).toBe(false);
+    expect(world.runtime.phase).toBe('idle');
   });
 
   it('refuses a wrong token at the upgrade (401) and in the handshake (4001)', async () => {
@@ -65,7 +66,7 @@ describe('WebSocket server security', () => {
     }
     // The handshake's token never reaches websocket.log.
     await world.server.close();
-    const log = readFileSync(world.runtime.runtime.context.layout.websocketLog, 'utf8');
+    const log = readFileSync(orchestratorOf(world.runtime).context.layout.websocketLog, 'utf8');
     expect(log).not.toContain(token);
     expect(log).toContain('[redacted]');
   });
@@ -172,17 +173,17 @@ describe('WebSocket server security', () => {
     const world = await startFakeWorld();
     worlds.push(world);
     await expect(
-      startWebSocketServer(world.runtime.runtime, { host: '0.0.0.0' }),
-    ).rejects.toMatchObject({ code: 'RUNTIME_INTERNAL', details: { option: 'host' } });
-    const server = await startWebSocketServer(world.runtime.runtime, {
+      startWebSocketServer(orchestratorOf(world.runtime), { host: '0.0.0.0' }),
+    ).rejects.toMatchObject({ code: 'RUNTIME_INVALID_OPTION', details: { option: 'host' } });
+    const server = await startWebSocketServer(orchestratorOf(world.runtime), {
       host: '0.0.0.0',
       allowRemote: true,
     });
     expect(server.url).toBe(`ws://0.0.0.0:${server.port}/ws`);
     await server.close();
-    const log = readFileSync(world.runtime.runtime.context.layout.serverLog, 'utf8');
+    const log = readFileSync(orchestratorOf(world.runtime).context.layout.serverLog, 'utf8');
     expect(log).toMatch(/\[WARN\] The WebSocket server binds to 0\.0\.0\.0/);
-    const local = await startWebSocketServer(world.runtime.runtime);
+    const local = await startWebSocketServer(orchestratorOf(world.runtime));
     expect(local.host).toBe('127.0.0.1');
     await local.close();
   });
@@ -190,12 +191,14 @@ describe('WebSocket server security', () => {
   it('makes a new random token per server unless one is given', async () => {
     const world = await startFakeWorld();
     worlds.push(world);
-    const first = await startWebSocketServer(world.runtime.runtime);
+    const first = await startWebSocketServer(orchestratorOf(world.runtime));
     await first.close();
-    const second = await startWebSocketServer(world.runtime.runtime);
+    const second = await startWebSocketServer(orchestratorOf(world.runtime));
     await second.close();
     expect(first.token).not.toBe(second.token);
-    const fixed = await startWebSocketServer(world.runtime.runtime, { token: 'given-token' });
+    const fixed = await startWebSocketServer(orchestratorOf(world.runtime), {
+      token: 'given-token',
+    });
     expect(fixed.token).toBe('given-token');
     const client = await connectHankweave(fixed.url, { token: 'given-token' });
     expect(codeOf(await client.send({ type: 'ping' }))).toBeUndefined();

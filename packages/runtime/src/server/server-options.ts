@@ -51,7 +51,7 @@ export function isLoopback(host: string): boolean {
 
 /**
  * Applies the defaults and checks the options.
- * @throws {RuntimeError} RUNTIME_INTERNAL (details.option) for a remote host without
+ * @throws {RuntimeError} RUNTIME_INVALID_OPTION (details.option) for a remote host without
  *   `allowRemote`, an empty token or a non-positive limit.
  */
 export function resolveServerOptions(options: WebSocketServerOptions): ResolvedServerOptions {
@@ -93,7 +93,5 @@ export function resolveServerOptions(options: WebSocketServerOptions): ResolvedS
 }
 
 function optionError(option: string, message: string): RuntimeError {
-  // The runtime's error list has no option code yet; RUNTIME_INTERNAL with details.option until
-  // the lead adds one (see README "Errors").
-  return new RuntimeError('RUNTIME_INTERNAL', message, { details: { option } });
+  return new RuntimeError('RUNTIME_INVALID_OPTION', message, { details: { option } });
 }

@@ -37,8 +37,8 @@ const CLOSE_WAIT_MS = 1000;
  * handshaken client, commands go through `dispatchCommand`, and `runtime.lock` gets the port,
  * host and token. Every message in and out is logged to `.hankweave/logs/websocket.log`.
  *
- * @throws {RuntimeError} RUNTIME_NOT_STARTED before `runtime.start()`; RUNTIME_INTERNAL (with
- *   `details.option`) for unsafe options, or when the port cannot be bound.
+ * @throws {RuntimeError} RUNTIME_NOT_STARTED before `runtime.start()`; RUNTIME_INVALID_OPTION
+ *   (with `details.option`) for unsafe options; RUNTIME_LISTEN_FAILED when the port cannot be bound.
  */
 export async function startWebSocketServer(
   runtime: HankweaveRuntime,
@@ -125,9 +125,9 @@ export async function startWebSocketServer(
   } catch (error) {
     await writer.close().catch(() => undefined);
     throw new RuntimeError(
-      'RUNTIME_INTERNAL',
-      `Cannot listen on ${resolved.host}:${resolved.port}: ${(error as Error).message}`,
-      { cause: error, details: { option: 'port' } },
+      'RUNTIME_LISTEN_FAILED',
+      `Cannot listen on ${resolved.host}:${resolved.port}: ${(error as Error).message}; choose another port, or leave it out for a free one`,
+      { cause: error, details: { option: 'port', port: resolved.port, host: resolved.host } },
     );
   }
   port = (http.address() as AddressInfo).port;

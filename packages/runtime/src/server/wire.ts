@@ -4,8 +4,9 @@ import {
   type EventType,
   HankweaveError,
   type HankweaveEvent,
+  type ProtocolErrorCode,
 } from '@hankweave/types';
-import type { ServerErrorCode } from './codes.js';
+import type { RuntimeErrorCode } from '../errors.js';
 
 /** A message the server sends: an event, or the handshake's reply. */
 export type ServerMessage =
@@ -32,6 +33,12 @@ export function targetedEvent<T extends EventType>(type: T, data: EventData<T>):
   } as HankweaveEvent<T>;
 }
 
+/**
+ * The code of an `error` event sent to a client: the protocol's own, the runtime's, or (passed
+ * through) another package's code such as `STATE_LOCKED`.
+ */
+export type WireErrorCode = ProtocolErrorCode | RuntimeErrorCode | (string & {});
+
 /** Where an error event came from, so a client can match it to its command. */
 export interface ErrorContext {
   commandId?: string;
@@ -40,7 +47,7 @@ export interface ErrorContext {
 
 /** The `error` event sent to one client: never fatal, severity `operation`. */
 export function errorEvent(
-  code: ServerErrorCode | string,
+  code: WireErrorCode,
   message: string,
   context: ErrorContext = {},
 ): HankweaveEvent<'error'> {

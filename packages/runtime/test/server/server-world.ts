@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type FakeAgentScript, FakeHarness } from '@hankweave/harness/testing';
 import type { HankweaveEvent } from '@hankweave/types';
 import { createRuntime, type Runtime } from '../../src/index.js';
+import { orchestratorOf } from '../../src/runtime/create-runtime.js';
 import {
   type ConnectOptions,
   connectHankweave,
@@ -90,7 +91,7 @@ export async function startServedWorld(
   serverOptions: WebSocketServerOptions = {},
 ): Promise<ServedWorld> {
   const world = await startFakeWorld(worldOptions);
-  const server = await startWebSocketServer(world.runtime.runtime, serverOptions);
+  const server = await startWebSocketServer(orchestratorOf(world.runtime), serverOptions);
   return {
     ...world,
     server,
@@ -175,7 +176,7 @@ export const idle =
 
 /** Every event of the runtime's journal, in order. */
 export async function journalOf(world: FakeWorld): Promise<HankweaveEvent[]> {
-  const context = world.runtime.runtime.context;
+  const context = orchestratorOf(world.runtime).context;
   await context.bus.drain();
   // The file itself, so this also works after the runtime has closed its journal.
   return readFileSync(join(context.layout.eventsDir, 'events.jsonl'), 'utf8')

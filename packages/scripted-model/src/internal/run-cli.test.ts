@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { spawnChild } from '@hankweave/durable-io/testing';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 
@@ -52,14 +51,12 @@ describe('runCli()', () => {
 // The bin itself, once built (CI builds before testing).
 describe.runIf(existsSync(builtCli))('hankweave-scripted-model (dist/cli.js)', () => {
   it('serves until SIGTERM and exits 0', async () => {
-    const child = spawn(process.execPath, [builtCli, '--script', example], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
-    const url = chunk.toString().trim();
+    const child = spawnChild(builtCli, ['--script', example]);
+    const url = (await child.waitForLine(/^http/)).trim();
     expect((await fetch(`${url}/v1/models`)).status).toBe(200);
-    child.kill('SIGTERM');
-    const [code] = (await once(child, 'exit')) as [number];
+    // SIGTERM, not the harness's SIGKILL: the clean shutdown is what is under test.
+    child.process.kill('SIGTERM');
+    const { code } = await child.exited;
     expect(code).toBe(0);
   });
 });

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makeTempDir } from '@hankweave/durable-io/testing';
 
 const packageRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -58,22 +58,24 @@ interface RunOptions {
 
 /** A private HOME and an empty working directory; `await using` removes both. */
 export async function createAgentSandbox(): Promise<AgentSandbox> {
-  const root = await mkdtemp(join(tmpdir(), 'scripted-model-'));
-  const cwd = join(root, 'work');
-  const home = join(root, 'home');
+  const root = await makeTempDir('scripted-model-');
+  const cwd = join(root.path, 'work');
+  const home = join(root.path, 'home');
   await mkdir(cwd);
   await mkdir(home);
   return {
     cwd,
     home,
     run: (options) => runClaude({ ...options, cwd, home }),
-    [Symbol.asyncDispose]: () => rm(root, { recursive: true, force: true }),
+    [Symbol.asyncDispose]: root.cleanup,
   };
 }
 
 /**
  * Runs `claude -p --output-format stream-json` against a scripted model, offline: loopback base
  * URL, dummy key, no non-essential traffic, private HOME; IS_SANDBOX=1 because CI runs as root.
+ * Spawned here rather than with durable-io's `spawnChild`, which runs node scripts only: the
+ * npm package installs Claude Code as a native executable.
  */
 export function runClaude(options: RunOptions & { cwd: string; home: string }): Promise<AgentRun> {
   const args = [

@@ -1,5 +1,5 @@
-import { readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
+import { type Fs, moveAsideAsCorrupt, nodeFs, writeFileAtomic } from '@hankweave/durable-io';
 import {
   legacySentinelHistorySchema,
   type SentinelConfig,
@@ -8,7 +8,6 @@ import {
   sentinelHistoryFileSchema,
 } from '@hankweave/types';
 import type { SentinelLogger } from '../options.js';
-import { writeFileAtomic } from './atomic-write.js';
 
 type Trimming = NonNullable<SentinelConfig['conversational']>['trimmingStrategy'];
 
@@ -55,6 +54,7 @@ export class HistoryStore {
     private readonly trimming: Trimming,
     private readonly logger: SentinelLogger,
     private readonly now: () => number,
+    private readonly fs: Fs = nodeFs,
   ) {
     this.path = join(hankweaveDir, 'sentinels', 'history', `${sentinelId}-codon-${codonId}.json`);
   }
@@ -66,7 +66,10 @@ export class HistoryStore {
     return this.turns;
   }
 
-  /** Appends a completed exchange and saves the trimmed history atomically. */
+  /**
+   * Appends a completed exchange and saves the trimmed history atomically and durably: after a
+   * crash at any step the file holds the previous history or the new one, whole.
+   */
   async append(user: SentinelHistoryTurn, assistant: SentinelHistoryTurn): Promise<void> {
     const turns = trimTurns([...(await this.context()), user, assistant], this.trimming);
     this.turns = turns;
@@ -79,13 +82,16 @@ export class HistoryStore {
           : { maxTokens: this.trimming.maxTokens }),
       },
     };
-    await writeFileAtomic(this.path, `${JSON.stringify(file, null, 2)}\n`);
+    await writeFileAtomic(this.path, `${JSON.stringify(file, null, 2)}\n`, {
+      fs: this.fs,
+      createParents: true,
+    });
   }
 
   private async read(): Promise<SentinelHistoryTurn[]> {
     let text: string;
     try {
-      text = await readFile(this.path, 'utf8');
+      text = await this.fs.readFile(this.path, 'utf8');
     } catch {
       return [];
     }
@@ -115,12 +121,13 @@ export class HistoryStore {
   }
 
   private async discard(reason: string): Promise<SentinelHistoryTurn[]> {
-    const aside = `${this.path}.corrupt-${this.now()}`;
+    const stamp = this.now();
     this.logger.warn(`Sentinel history ${this.path} is unreadable (${reason}); starting over`, {
       path: this.path,
-      movedTo: aside,
+      movedTo: `${this.path}.corrupt-${stamp}`,
     });
-    await rename(this.path, aside).catch(() => {});
+    // Best effort: if it cannot be moved, the next save replaces it, and the run goes on.
+    await moveAsideAsCorrupt(this.path, { fs: this.fs, stamp }).catch(() => undefined);
     return [];
   }
 }

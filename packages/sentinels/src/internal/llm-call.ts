@@ -1,23 +1,48 @@
-import type { SentinelConfig } from '@hankweave/types';
+import type { SentinelConfig, TokenUsage } from '@hankweave/types';
 import {
   generateText,
   type JSONSchema7,
   jsonSchema,
   type LanguageModel,
+  type LanguageModelUsage,
   type ModelMessage,
   NoObjectGeneratedError,
   Output,
 } from 'ai';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { SentinelError } from '../errors.js';
-import type { SentinelUsage } from '../options.js';
 
 /** The result of one successful call. */
 export interface CallResult {
   outputType: 'text' | 'structured';
   content: unknown;
-  usage: SentinelUsage;
+  usage: TokenUsage;
 }
+
+/**
+ * The AI SDK's usage as a {@link TokenUsage}. The SDK's `inputTokens` is the total, cache reads
+ * and writes included (Anthropic's `input_tokens + cache_*`); TokenUsage's `inputTokens` is the
+ * uncached part, so each kind of token is priced once, at its own price. A provider that reports
+ * no cache details is taken as uncached.
+ */
+export function tokenUsageOf(usage: Partial<LanguageModelUsage>): TokenUsage {
+  const total = usage.inputTokens ?? 0;
+  const cacheReadTokens = usage.inputTokenDetails?.cacheReadTokens ?? 0;
+  const cacheCreationTokens = usage.inputTokenDetails?.cacheWriteTokens ?? 0;
+  const uncached =
+    usage.inputTokenDetails?.noCacheTokens ??
+    Math.max(0, total - cacheReadTokens - cacheCreationTokens);
+  return {
+    inputTokens: uncached,
+    outputTokens: usage.outputTokens ?? 0,
+    cacheCreationTokens,
+    cacheReadTokens,
+  };
+}
+
+/** Every input token of a call, cached or not: what `sentinel.output` reports as `tokens.input`. */
+export const totalInputTokens = (usage: TokenUsage): number =>
+  usage.inputTokens + usage.cacheCreationTokens + usage.cacheReadTokens;
 
 /** The prepared structured-output spec of a sentinel (validators compiled once, at load). */
 export type StructuredSpec = () => Parameters<typeof generateText>[0]['output'];
@@ -108,21 +133,13 @@ export async function callModel(input: {
     ...(params.seed !== undefined ? { seed: params.seed } : {}),
     ...(input.structured ? { output: input.structured() } : {}),
   });
-  const usage = {
-    inputTokens: result.usage.inputTokens ?? 0,
-    outputTokens: result.usage.outputTokens ?? 0,
-  };
+  const usage = tokenUsageOf(result.usage);
   if (input.structured) return { outputType: 'structured', content: result.output, usage };
   return { outputType: 'text', content: result.text, usage };
 }
 
 /** The usage a failed call still consumed (an invalid object was paid for), if known. */
-export function usageOfFailure(error: unknown): SentinelUsage | undefined {
-  if (NoObjectGeneratedError.isInstance(error) && error.usage) {
-    return {
-      inputTokens: error.usage.inputTokens ?? 0,
-      outputTokens: error.usage.outputTokens ?? 0,
-    };
-  }
+export function usageOfFailure(error: unknown): TokenUsage | undefined {
+  if (NoObjectGeneratedError.isInstance(error) && error.usage) return tokenUsageOf(error.usage);
   return undefined;
 }

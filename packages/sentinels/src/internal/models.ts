@@ -1,20 +1,7 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
+import type { ModelCatalog } from '@hankweave/types';
 import type { LanguageModel } from 'ai';
 import { SentinelError } from '../errors.js';
-
-const SHORTCUTS: Readonly<Record<string, string>> = {
-  haiku: 'anthropic/claude-haiku-4-5',
-  sonnet: 'anthropic/claude-sonnet-4-6',
-  opus: 'anthropic/claude-opus-4-7',
-};
-
-/** `anthropic/claude-haiku-4-5` → provider and model name; bare `claude-*` ids are Anthropic's. */
-export function parseModelId(modelId: string): { provider: string; name: string } {
-  const full = SHORTCUTS[modelId] ?? modelId;
-  const slash = full.indexOf('/');
-  if (slash > 0) return { provider: full.slice(0, slash), name: full.slice(slash + 1) };
-  return { provider: full.startsWith('claude') ? 'anthropic' : 'unknown', name: full };
-}
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -23,11 +10,12 @@ const fromEnv = (env: Env, key: string): string | undefined =>
   env[`HANKWEAVE_SENTINEL_${key}`] || env[key] || undefined;
 
 /**
- * Builds the AI SDK model for a sentinel's model id. Throws {@link SentinelError}
- * `SENTINEL_PROVIDER_UNSUPPORTED` or `SENTINEL_PROVIDER_KEY_MISSING`.
+ * Builds the AI SDK model for a sentinel's model id. The catalog routes the id (provider prefix,
+ * aliases such as `haiku` → the newest haiku it lists, bare `claude-*` ids are Anthropic's).
+ * Throws {@link SentinelError} `SENTINEL_PROVIDER_UNSUPPORTED` or `SENTINEL_PROVIDER_KEY_MISSING`.
  */
-export function resolveModel(modelId: string, env: Env): LanguageModel {
-  const { provider, name } = parseModelId(modelId);
+export function resolveModel(modelId: string, env: Env, catalog: ModelCatalog): LanguageModel {
+  const { provider, model } = catalog.route(modelId);
   if (provider !== 'anthropic') {
     throw new SentinelError(
       'SENTINEL_PROVIDER_UNSUPPORTED',
@@ -46,5 +34,5 @@ export function resolveModel(modelId: string, env: Env): LanguageModel {
   const base = fromEnv(env, 'ANTHROPIC_BASE_URL');
   // ANTHROPIC_BASE_URL is the host root (as Claude Code reads it); the AI SDK wants the /v1 prefix.
   const baseURL = base ? `${base.replace(/\/+$/, '').replace(/\/v1$/, '')}/v1` : undefined;
-  return createAnthropic({ apiKey, ...(baseURL ? { baseURL } : {}) })(name);
+  return createAnthropic({ apiKey, ...(baseURL ? { baseURL } : {}) })(model);
 }

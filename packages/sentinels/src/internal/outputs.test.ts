@@ -38,6 +38,30 @@ describe('resolveOutputTargets()', () => {
   });
 });
 
+describe('resolveOutputTargets() containment', () => {
+  // agentRoot outside the execution directory, so `../x` escapes both roots.
+  const apart = { ...base, agentRoot: '/y/agentRoot' };
+
+  it('accepts a file named ..foo in the output directory', () => {
+    const targets = resolveOutputTargets({
+      ...apart,
+      mode: 'text',
+      logFile: '..foo',
+      lastValueFile: '..last',
+    });
+    expect(targets.logFile).toBe('/x/exec/.hankweave/sentinels/outputs/rev/..foo');
+    expect(targets.lastValueFile).toBe('/x/exec/.hankweave/sentinels/outputs/rev/..last');
+  });
+
+  it('refuses ../x', () => {
+    for (const name of ['logFile', 'lastValueFile']) {
+      expect(() => resolveOutputTargets({ ...apart, mode: 'text', [name]: '../x' })).toThrow(
+        expect.objectContaining({ code: 'SENTINEL_OUTPUT_PATH_INVALID' }),
+      );
+    }
+  });
+});
+
 describe('unescapeJoin()', () => {
   it('defaults to a rule and processes escapes', () => {
     expect(unescapeJoin(undefined)).toBe('\n---\n');

@@ -1,7 +1,8 @@
-import { appendFile, mkdir, stat, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { createDirectory, type Fs, isInside, writeFileAtomic } from '@hankweave/durable-io';
 import { SentinelError } from '../errors.js';
-import { writeFileAtomic } from './atomic-write.js';
+import type { SentinelLogger } from '../options.js';
+import { appendDurably, repairTornTail } from './durable-files.js';
 
 /** Where one sentinel writes, decided at load (settings > config > automatic). */
 export interface OutputTargets {
@@ -10,11 +11,6 @@ export interface OutputTargets {
   /** `text` appends joined text, `jsonl` and `structured` append one JSON line per output. */
   mode: 'text' | 'jsonl' | 'structured';
 }
-
-const inside = (root: string, path: string): boolean => {
-  const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-};
 
 /**
  * Resolves a sentinel's output files. A bare file name goes in the sentinel's output directory; a
@@ -35,7 +31,7 @@ export function resolveOutputTargets(input: {
   const executionDir = dirname(input.hankweaveDir);
   const place = (name: string, what: string): string => {
     const path = name.includes('/') ? resolve(input.agentRoot, name) : join(outputDir, name);
-    if (!inside(executionDir, path) && !inside(input.agentRoot, path)) {
+    if (!isInside(executionDir, path) && !isInside(input.agentRoot, path)) {
       throw new SentinelError(
         'SENTINEL_OUTPUT_PATH_INVALID',
         `Sentinel ${input.sentinelId}: ${what} ${name} escapes the execution directory and agentRoot`,
@@ -68,43 +64,85 @@ export function resolveOutputTargets(input: {
   return { logFile, mode: input.mode, ...(lastValueFile ? { lastValueFile } : {}) };
 }
 
-/** Appends outputs to the log and replaces the last-value file. */
+/**
+ * Appends outputs to the log and replaces the last-value file, each durably: `write()` resolves
+ * only once the output is on disk, so the `sentinel.output` event that follows never reports an
+ * output a crash could still lose. The last-value file is replaced atomically (old or new, always
+ * whole). A log append is not atomic: a crash can leave part of one record at the end, after every
+ * earlier record; the writer repairs such a tail before its next append (at load, and after a
+ * failed write), see {@link repairTornTail}. Readers of a log should skip a last line that does
+ * not end with a newline.
+ */
 export class OutputWriter {
+  // A failed append may have left part of its record: repair before the next one.
+  private tailSuspect = true;
+
   constructor(
     private readonly targets: OutputTargets,
     private readonly sentinelId: string,
     private readonly joinString: string,
+    private readonly fs: Fs,
+    private readonly logger: SentinelLogger,
   ) {}
 
-  /** Creates the log file empty at load, so a sentinel that never fires still leaves its file. */
+  /**
+   * Creates the log file empty at load, so a sentinel that never fires still leaves its file; a
+   * log named in the config outlives runs, so a tail torn by a crashed run is repaired here.
+   */
   async create(): Promise<void> {
-    await mkdir(dirname(this.targets.logFile), { recursive: true });
-    await writeFile(this.targets.logFile, '', { flag: 'a' });
+    await createDirectory(dirname(this.targets.logFile), { fs: this.fs });
+    await this.repairTail();
+    await appendDurably(this.fs, this.targets.logFile, '');
   }
 
-  /** Writes one output. Throws the file-system error (the runner reports it). */
+  /** Writes one output durably. Throws the file-system error (the runner reports it). */
   async write(content: unknown, triggerNumber: number, timestamp: string): Promise<void> {
     const { logFile, lastValueFile, mode } = this.targets;
-    await mkdir(dirname(logFile), { recursive: true });
-    if (mode === 'text') {
-      const size = await stat(logFile).then(
-        (s) => s.size,
-        () => 0,
-      );
-      await appendFile(logFile, `${size > 0 ? this.joinString : ''}${String(content)}\n`);
-    } else {
-      const record =
-        mode === 'jsonl'
-          ? { text: content, timestamp, sentinelId: this.sentinelId }
-          : { timestamp, sentinelId: this.sentinelId, triggerNumber, output: content };
-      await appendFile(logFile, `${JSON.stringify(record)}\n`);
+    try {
+      await createDirectory(dirname(logFile), { fs: this.fs });
+      await this.repairTail();
+      await appendDurably(this.fs, logFile, await this.record(content, triggerNumber, timestamp));
+    } catch (error) {
+      this.tailSuspect = true;
+      throw error;
     }
     if (lastValueFile) {
       await writeFileAtomic(
         lastValueFile,
         mode === 'structured' ? `${JSON.stringify(content, null, 2)}\n` : String(content),
+        { fs: this.fs, createParents: true },
       );
     }
+  }
+
+  private async record(content: unknown, triggerNumber: number, timestamp: string) {
+    const { logFile, mode } = this.targets;
+    if (mode === 'text') {
+      const size = await this.fs.stat(logFile).then(
+        (s) => s.size,
+        () => 0,
+      );
+      return `${size > 0 ? this.joinString : ''}${String(content)}\n`;
+    }
+    const record =
+      mode === 'jsonl'
+        ? { text: content, timestamp, sentinelId: this.sentinelId }
+        : { timestamp, sentinelId: this.sentinelId, triggerNumber, output: content };
+    return `${JSON.stringify(record)}\n`;
+  }
+
+  private async repairTail(): Promise<void> {
+    if (!this.tailSuspect) return;
+    const { logFile, mode } = this.targets;
+    // Text records may span lines: keep the fragment rather than guess where it started.
+    const done = await repairTornTail(this.fs, logFile, mode === 'text' ? 'terminate' : 'cut');
+    if (done) {
+      this.logger.warn(`Sentinel ${this.sentinelId}: ${logFile} ${done}`, {
+        sentinelId: this.sentinelId,
+        path: logFile,
+      });
+    }
+    this.tailSuspect = false;
   }
 }
 

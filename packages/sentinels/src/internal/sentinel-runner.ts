@@ -1,12 +1,11 @@
-import type { HankweaveEvent, SentinelState } from '@hankweave/types';
+import type { HankweaveEvent, ModelCatalog, SentinelState, TokenUsage } from '@hankweave/types';
 import type { LanguageModel, ModelMessage } from 'ai';
-import { isSentinelError } from '../errors.js';
-import type { PriceUsage, SentinelEmit, SentinelLogger } from '../options.js';
+import { SentinelError } from '../errors.js';
+import type { SentinelEmit, SentinelLogger } from '../options.js';
 import type { SentinelDefinition } from './config-loader.js';
 import type { HistoryStore } from './history.js';
-import { callModel, type StructuredSpec, usageOfFailure } from './llm-call.js';
+import { callModel, type StructuredSpec, totalInputTokens, usageOfFailure } from './llm-call.js';
 import type { OutputWriter } from './outputs.js';
-import { priceCall } from './pricing.js';
 import { SerialQueue } from './serial-queue.js';
 import { type Batcher, createBatcher } from './strategies.js';
 import { PromptTemplate } from './templates.js';
@@ -24,7 +23,7 @@ export interface RunnerContext {
   emit: SentinelEmit;
   logger: SentinelLogger;
   now: () => number;
-  priceUsage: PriceUsage | undefined;
+  models: ModelCatalog;
   onChange: () => void;
   maxQueuedTriggers: number;
   maxQueuedEvents: number;
@@ -165,6 +164,9 @@ export class SentinelRunner {
     const cost = this.price(result.usage);
     this.state.totalCost += cost;
     const timestamp = this.iso();
+    // Acknowledge after durable: the output and the history are fsynced before `sentinel.output`
+    // reports them. A write that fails is reported first (`file-write-failed`); the output is
+    // still emitted, since its journaled event is then the only copy of an answer paid for.
     try {
       await this.ctx.outputs.write(result.content, this.triggerNumber, timestamp);
     } catch (error) {
@@ -186,7 +188,7 @@ export class SentinelRunner {
         outputType: result.outputType,
         content: result.content,
         cost,
-        tokens: { input: result.usage.inputTokens, output: result.usage.outputTokens },
+        tokens: { input: totalInputTokens(result.usage), output: result.usage.outputTokens },
         eventCount: batch.events.length,
       });
     }
@@ -204,7 +206,7 @@ export class SentinelRunner {
       return { system: this.systemTemplate?.render(it), user: this.userTemplate.render(it) };
     } catch (error) {
       const message = (error as Error).message;
-      const syntax = isSentinelError(error, 'SENTINEL_TEMPLATE_SYNTAX');
+      const syntax = SentinelError.is(error, 'SENTINEL_TEMPLATE_SYNTAX');
       this.reportError('template-render-failed', message, !syntax);
       if (syntax && (this.def.config.errorHandling?.unloadOnFatalError ?? true)) {
         this.ctx.logger.warn(`Sentinel ${this.def.config.id} unloaded: ${message}`);
@@ -222,20 +224,20 @@ export class SentinelRunner {
     // A conversational sentinel with continueOnError keeps going whatever happens.
     if (!config.conversational?.continueOnError) this.consecutiveFailures += 1;
     const cause = (error as { cause?: unknown }).cause;
-    const detail = isSentinelError(cause) ? ` (${cause.message})` : '';
+    const detail = SentinelError.is(cause) ? ` (${cause.message})` : '';
     this.reportError('llm-call-failed', `${(error as Error).message}${detail}`, true);
     const max = config.errorHandling?.maxConsecutiveFailures ?? 3;
     if (this.consecutiveFailures >= max) this.unload('consecutive-failures');
     else this.ctx.onChange();
   }
 
-  private price(usage: { inputTokens: number; outputTokens: number }): number {
-    const cost = priceCall(this.def.config.model, usage, this.ctx.priceUsage);
-    if (cost === undefined && !this.warnedUnpriced) {
+  private price(usage: TokenUsage): number {
+    const { cost, known } = this.ctx.models.priceUsage(this.def.config.model, usage);
+    if (!known && !this.warnedUnpriced) {
       this.warnedUnpriced = true;
       this.ctx.logger.warn(`Sentinel ${this.def.config.id}: no price for ${this.def.config.model}`);
     }
-    return cost ?? 0;
+    return cost;
   }
 
   private reportError(errorType: ErrorType, message: string, retriable: boolean): void {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { dirname } from 'node:path';
+import { type Fs, hasErrno, ignoreMissing, nodeFs, syncDirectory } from '@hankweave/durable-io';
 import type { RuntimeLock } from '@hankweave/types';
-import { stateError } from '../errors.js';
-import { errorCode, nodeStateFs, type StateFs } from '../fs.js';
+import { StateError, stateError } from '../errors.js';
 import { type IsPidAlive, processWarningLogger, type StateIoOptions } from '../options.js';
 import { statePaths } from '../paths.js';
 import {
@@ -43,31 +44,22 @@ export interface AcquireRuntimeLockOptions extends StateIoOptions {
   onLost?: (onDisk: RuntimeLock | undefined) => void;
 }
 
-const ignoreMissing = async (operation: Promise<unknown>): Promise<void> => {
-  try {
-    await operation;
-  } catch (error) {
-    if (errorCode(error) !== 'ENOENT') throw error;
-  }
-};
-
-// Link-based creation publishes a complete file in one step; `wx` is the fallback where the
-// file system has no hard links (the file then exists briefly while being written).
-const createExclusive = async (
-  fs: StateFs,
-  path: string,
-  temp: string,
-  text: string,
-): Promise<void> => {
+// Link-based creation publishes a complete, fsynced file in one step and fails with EEXIST when
+// the lock exists (link never replaces, like O_EXCL); `wx` is the fallback where the file system
+// has no hard links (the file then exists briefly while being written). The directory fsync at
+// the end makes the new name durable before the acquisition resolves: a power loss cannot take
+// away a lock this process already acts on.
+const createExclusive = async (fs: Fs, path: string, temp: string, text: string): Promise<void> => {
   await writePrivateFile(fs, temp, text, { exclusive: false, sync: true });
   try {
     await fs.link(temp, path);
   } catch (error) {
-    if (errorCode(error) === 'EEXIST') throw error;
+    if (hasErrno(error, 'EEXIST')) throw error;
     await writePrivateFile(fs, path, text, { exclusive: true, sync: true });
   } finally {
     await ignoreMissing(fs.unlink(temp));
   }
+  await syncDirectory(dirname(path), { fs });
 };
 
 /**
@@ -76,7 +68,7 @@ const createExclusive = async (
  * the same stale lock cannot delete each other's fresh one.
  */
 const removeStaleLock = async (
-  fs: StateFs,
+  fs: Fs,
   path: string,
   seen: LockOnDisk,
   now: number,
@@ -86,7 +78,7 @@ const removeStaleLock = async (
   try {
     await writePrivateFile(fs, marker, String(process.pid), { exclusive: true, sync: false });
   } catch (error) {
-    if (errorCode(error) !== 'EEXIST') throw error;
+    if (!hasErrno(error, 'EEXIST')) throw error;
     // Someone is taking over right now, or died doing it: clear a dead taker's marker at once.
     const taker = await readLockFile(fs, marker);
     const takerPid = Number(taker?.text);
@@ -123,7 +115,7 @@ export const acquireRuntimeLock = async (
   hankweaveDir: string,
   options: AcquireRuntimeLockOptions = {},
 ): Promise<RuntimeLockHandle> => {
-  const fs = options.fs ?? nodeStateFs;
+  const fs = options.fs ?? nodeFs;
   const clock = options.clock ?? (() => new Date());
   const staleAfterMs = options.staleAfterMs ?? LOCK_STALE_AFTER_MS;
   const alive = options.isPidAlive ?? defaultIsPidAlive;
@@ -162,7 +154,7 @@ export const acquireRuntimeLock = async (
           onLost: options.onLost,
         });
       } catch (error) {
-        if (errorCode(error) !== 'EEXIST') throw error;
+        if (!hasErrno(error, 'EEXIST')) throw error;
       }
       const onDisk = await readLockFile(fs, path);
       if (onDisk === undefined) continue; // Released meanwhile: try again.
@@ -186,7 +178,7 @@ export const acquireRuntimeLock = async (
       await removeStaleLock(fs, path, onDisk, now, alive);
     }
   } catch (error) {
-    if (error instanceof Error && error.name === 'StateError') throw error;
+    if (StateError.is(error)) throw error;
     throw stateError(
       'STATE_LOCK_FAILED',
       `Cannot write ${path}: ${String(error)}`,
@@ -207,6 +199,6 @@ export const acquireRuntimeLock = async (
  */
 export const readRuntimeLock = async (
   hankweaveDir: string,
-  options: { fs?: StateFs } = {},
+  options: { fs?: Fs } = {},
 ): Promise<RuntimeLock | undefined> =>
-  (await readLockFile(options.fs ?? nodeStateFs, statePaths(hankweaveDir).lock))?.lock;
+  (await readLockFile(options.fs ?? nodeFs, statePaths(hankweaveDir).lock))?.lock;

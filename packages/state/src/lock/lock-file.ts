@@ -1,5 +1,5 @@
+import { type Fs, isMissing } from '@hankweave/durable-io';
 import { type RuntimeLock, runtimeLockSchema } from '@hankweave/types';
-import { errorCode, type StateFs } from '../fs.js';
 import type { IsPidAlive } from '../options.js';
 
 /** What a lock on disk says about its holder. */
@@ -14,14 +14,14 @@ export interface LockOnDisk {
 }
 
 /** Reads the lock file; undefined when there is none. */
-export const readLockFile = async (fs: StateFs, path: string): Promise<LockOnDisk | undefined> => {
+export const readLockFile = async (fs: Fs, path: string): Promise<LockOnDisk | undefined> => {
   let text: string;
   let mtimeMs: number;
   try {
     text = await fs.readFile(path, 'utf8');
     mtimeMs = (await fs.stat(path)).mtimeMs;
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') return undefined;
+    if (isMissing(error)) return undefined;
     throw error;
   }
   return { text, lock: parseLock(text, mtimeMs), mtimeMs };
@@ -63,9 +63,14 @@ export const lockHolderStatus = (
   return now - beat > staleAfterMs ? 'stale' : 'live';
 };
 
-/** Writes `text` to `path` with mode 0600; with `exclusive`, fails with EEXIST if it exists. */
+/**
+ * Writes `text` to `path` in place with mode 0600; with `exclusive` (`O_EXCL`), fails with
+ * EEXIST if it exists. For files created once (a lock's first write, the takeover marker);
+ * replacing a lock goes through `writeFileAtomic`. With `sync`, the data is fsynced; making the
+ * name durable (a directory fsync) is the caller's part.
+ */
 export const writePrivateFile = async (
-  fs: StateFs,
+  fs: Fs,
   path: string,
   text: string,
   options: { exclusive: boolean; sync: boolean },
@@ -84,7 +89,7 @@ export const writePrivateFile = async (
  * writing their lock. Best effort: errors are ignored (another process may be cleaning too).
  */
 export const removeLeftoverLockTemps = async (
-  fs: StateFs,
+  fs: Fs,
   dir: string,
   lockName: string,
   now: number,

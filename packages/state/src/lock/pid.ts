@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { errorCode } from '../fs.js';
+import { hasErrno } from '@hankweave/durable-io';
 
 // A killed process whose parent has not reaped it yet (or whose parent is a container's pid 1
 // that never reaps) is a zombie: kill(pid, 0) still succeeds, but it will never run again.
@@ -24,7 +24,7 @@ export const isPidAlive = (pid: number): boolean => {
   try {
     process.kill(pid, 0);
   } catch (error) {
-    return errorCode(error) === 'EPERM';
+    return hasErrno(error, 'EPERM');
   }
   return !isZombie(pid);
 };

@@ -1,8 +1,8 @@
+import { type Fs, ignoreMissing, writeFileAtomic } from '@hankweave/durable-io';
 import type { RuntimeLock } from '@hankweave/types';
 import { stateError } from '../errors.js';
-import { errorCode, type StateFs } from '../fs.js';
 import type { StateLogger } from '../options.js';
-import { readLockFile, writePrivateFile } from './lock-file.js';
+import { readLockFile } from './lock-file.js';
 
 /** Fields a holder may set on its lock after acquiring it (`runId` once the run exists). */
 export type RuntimeLockFields = Partial<Omit<RuntimeLock, 'pid' | 'lockId' | 'startTime'>> &
@@ -16,7 +16,7 @@ export interface PreviousLockHolder {
 }
 
 interface HandleInit {
-  fs: StateFs;
+  fs: Fs;
   path: string;
   lock: RuntimeLock & { lockId: string };
   previous?: PreviousLockHolder;
@@ -130,11 +130,7 @@ export class RuntimeLockHandle {
         return false;
       }
       this.state = 'released';
-      try {
-        await this.init.fs.unlink(this.path);
-      } catch (error) {
-        if (errorCode(error) !== 'ENOENT') throw error;
-      }
+      await ignoreMissing(this.init.fs.unlink(this.path));
       return true;
     });
     this.chain = result.catch(() => undefined);
@@ -165,13 +161,14 @@ export class RuntimeLockHandle {
         );
       }
       const next = { ...this.content, ...change() } as RuntimeLock & { lockId: string };
-      // Atomic replace: readers see the old lock or the new one, never a torn file.
-      const temp = `${this.path}.${this.lockId}.tmp`;
-      await writePrivateFile(this.init.fs, temp, JSON.stringify(next, null, 2), {
-        exclusive: false,
-        sync: false,
+      // Atomic and durable replace: readers see the old lock or the new one, never a torn file,
+      // and a power loss cannot roll back a lock that a successor has already read. The temp
+      // name is per acquisition (removeLeftoverLockTemps cleans up after killed writers).
+      await writeFileAtomic(this.path, JSON.stringify(next, null, 2), {
+        fs: this.init.fs,
+        tempPath: `${this.path}.${this.lockId}.tmp`,
+        mode: 0o600,
       });
-      await this.init.fs.rename(temp, this.path);
       this.content = next;
       return { ...next };
     });

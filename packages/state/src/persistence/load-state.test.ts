@@ -1,22 +1,17 @@
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { cleanupTempDirs, createFaultyFs, useFixture } from '@hankweave/durable-io/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { useFixture } from '../../test/use-fixture.js';
 import { currentRun } from '../read/inspect.js';
 import { StateStore } from '../state-store.js';
-import { createFaultyFs } from '../testing/faulty-fs.js';
 import { makeTransition as t } from '../testing/transitions.js';
 import { loadState } from './load-state.js';
 
-const cleanup: string[] = [];
-afterEach(async () => {
-  await Promise.all(cleanup.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
-const fixture = async (name: string): Promise<string> => {
-  const root = await useFixture(name);
-  cleanup.push(root);
-  return join(root, '.hankweave');
-};
+const FIXTURES = join(import.meta.dirname, '../../test/fixtures');
+afterEach(cleanupTempDirs);
+// A copy of `test/fixtures/<name>` (fixtures are never changed in place); its `.hankweave` dir.
+const fixture = async (name: string): Promise<string> =>
+  join((await useFixture(FIXTURES, name, `state-fixture-${name}-`)).path, '.hankweave');
 
 describe('loadState()', () => {
   it('reads a state.json written by the original runtime and keeps its extra fields', async () => {

@@ -1,3 +1,4 @@
+import { errnoCode, type Fs, isMissing, nodeFs } from '@hankweave/durable-io';
 import {
   emptyState,
   type HankweaveState,
@@ -5,7 +6,6 @@ import {
   type ValidationError,
 } from '@hankweave/types';
 import { stateError } from '../errors.js';
-import { errorCode, nodeStateFs, type StateFs } from '../fs.js';
 import { type CheckpointExists, type StateLogger, silentLogger } from '../options.js';
 import { statePaths } from '../paths.js';
 import { notJsonError, validateStructure } from '../validation/structure.js';
@@ -43,7 +43,7 @@ export interface LoadedState {
 
 /** Options of {@link loadState}. */
 export interface LoadStateOptions {
-  fs?: StateFs;
+  fs?: Fs;
   logger?: StateLogger;
   checkpointExists?: CheckpointExists;
   /** When both files exist and neither is usable: start fresh (default) or throw STATE_CORRUPT. */
@@ -52,18 +52,13 @@ export interface LoadStateOptions {
 
 type Attempt = { state: HankweaveState } | { rejected: RejectedStateFile };
 
-const tryFile = async (
-  fs: StateFs,
-  path: string,
-  file: RejectedStateFile['file'],
-): Promise<Attempt> => {
+const tryFile = async (fs: Fs, path: string, file: RejectedStateFile['file']): Promise<Attempt> => {
   let text: string;
   try {
     text = await fs.readFile(path, 'utf8');
   } catch (error) {
-    if (errorCode(error) === 'ENOENT')
-      return { rejected: { file, path, problem: 'missing', errors: [] } };
-    const message = `${file} cannot be read (${errorCode(error) ?? String(error)}); check its permissions and the disk.`;
+    if (isMissing(error)) return { rejected: { file, path, problem: 'missing', errors: [] } };
+    const message = `${file} cannot be read (${errnoCode(error) ?? String(error)}); check its permissions and the disk.`;
     return {
       rejected: {
         file,
@@ -86,7 +81,7 @@ const tryFile = async (
   return { state };
 };
 
-const exists = async (fs: StateFs, path: string): Promise<boolean> => {
+const exists = async (fs: Fs, path: string): Promise<boolean> => {
   try {
     await fs.stat(path);
     return true;
@@ -133,7 +128,7 @@ export const loadState = async (
   hankweaveDir: string,
   options: LoadStateOptions = {},
 ): Promise<LoadedState> => {
-  const fs = options.fs ?? nodeStateFs;
+  const fs = options.fs ?? nodeFs;
   const logger = options.logger ?? silentLogger;
   const paths = statePaths(hankweaveDir);
   const leftoverTemp = await exists(fs, paths.temp);

@@ -1,14 +1,19 @@
-import { errorCode, type StateFs } from '../fs.js';
+import {
+  type Fs,
+  hasErrno,
+  ignoreMissing,
+  isMissing,
+  moveAsideAsCorrupt,
+  NO_HARD_LINK_CODES,
+  syncDirectory,
+  syncPath,
+  writeFileAtomic,
+} from '@hankweave/durable-io';
 import type { StatePaths } from '../paths.js';
-
-// Codes meaning "this file system has no hard links here": fall back to copying.
-const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK', 'EINVAL']);
-// Codes meaning "directories cannot be fsynced on this platform" (Windows, some FUSE mounts).
-const NO_DIR_SYNC = new Set(['EISDIR', 'EINVAL', 'ENOTSUP', 'EOPNOTSUPP', 'EPERM', 'EBADF']);
 
 /** What a save needs to remember between calls. */
 export interface SaveContext {
-  fs: StateFs;
+  fs: Fs;
   paths: StatePaths;
   /** Cleared once `link` turned out to be unsupported; later saves copy directly. */
   linksWork: boolean;
@@ -21,32 +26,6 @@ export interface SaveContext {
    */
   primaryGood: boolean;
 }
-
-const ignoreMissing = async (operation: Promise<unknown>): Promise<void> => {
-  try {
-    await operation;
-  } catch (error) {
-    if (errorCode(error) !== 'ENOENT') throw error;
-  }
-};
-
-/** fsync(2) of a file or directory by path. */
-export const syncPath = async (fs: StateFs, path: string, flags = 'r'): Promise<void> => {
-  const handle = await fs.open(path, flags);
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-};
-
-const syncDirectory = async (fs: StateFs, dir: string): Promise<void> => {
-  try {
-    await syncPath(fs, dir);
-  } catch (error) {
-    if (!NO_DIR_SYNC.has(errorCode(error) ?? '')) throw error;
-  }
-};
 
 /**
  * Step 1: `state.json.bak` becomes the state that `state.json` holds now, i.e. the previous
@@ -62,19 +41,18 @@ const backUpPrimary = async (context: SaveContext): Promise<void> => {
       await fs.link(paths.primary, paths.backup);
       return;
     } catch (error) {
-      const code = errorCode(error);
-      if (code === 'ENOENT') return; // No state.json yet: nothing to back up.
-      if (!NO_LINKS.has(code ?? '')) throw error;
+      if (isMissing(error)) return; // No state.json yet: nothing to back up.
+      if (!hasErrno(error, ...NO_HARD_LINK_CODES)) throw error;
       context.linksWork = false;
     }
   }
   try {
     await fs.copyFile(paths.primary, paths.backup);
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') return;
+    if (isMissing(error)) return;
     throw error;
   }
-  await syncPath(fs, paths.backup);
+  await syncPath(paths.backup, { fs });
 };
 
 /**
@@ -82,6 +60,9 @@ const backUpPrimary = async (context: SaveContext): Promise<void> => {
  * 1. back up `state.json` to `state.json.bak` (when it holds a good save);
  * 2. write `state.json.tmp`; 3. fsync it; 4. rename it over `state.json`;
  * 5. fsync the directory, so the rename itself survives a power loss.
+ * Steps 2-4 are durable-io's `writeFileAtomic` with the seed's fixed temp name, step 5 its
+ * `syncDirectory` (the same calls `writeFileAtomic` makes by default, kept separate so that a
+ * failed directory fsync still counts state.json as a good save: the rename happened).
  * When it resolves, `state.json` holds `json` on stable storage and `state.json.bak` the save
  * before it. A crash at any step leaves `state.json` equal to the previous save or to this one,
  * never a partial file.
@@ -93,16 +74,14 @@ export const saveStateFile = async (context: SaveContext, json: string): Promise
     context.dirReady = true;
   }
   if (context.primaryGood) await backUpPrimary(context);
-  const handle = await fs.open(paths.temp, 'w', 0o644);
-  try {
-    await handle.writeFile(json);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await fs.rename(paths.temp, paths.primary);
+  await writeFileAtomic(paths.primary, json, {
+    fs,
+    tempPath: paths.temp,
+    mode: 0o644,
+    syncDirectory: false,
+  });
   context.primaryGood = true;
-  await syncDirectory(fs, paths.dir);
+  await syncDirectory(paths.dir, { fs });
 };
 
 /**
@@ -111,19 +90,14 @@ export const saveStateFile = async (context: SaveContext, json: string): Promise
  * file that a newer hankweave might still read. Missing files are skipped.
  */
 export const preserveRejected = async (
-  fs: StateFs,
+  fs: Fs,
   paths: readonly string[],
   stamp: number,
 ): Promise<string[]> => {
   const moved: string[] = [];
   for (const path of paths) {
-    const target = `${path}.corrupt-${stamp}`;
-    try {
-      await fs.rename(path, target);
-      moved.push(target);
-    } catch (error) {
-      if (errorCode(error) !== 'ENOENT') throw error;
-    }
+    const target = await moveAsideAsCorrupt(path, { fs, stamp });
+    if (target !== undefined) moved.push(target);
   }
   return moved;
 };

@@ -133,7 +133,7 @@ export class StateWriter {
   }
 
   private toWriteError(error: unknown): StateError {
-    if (error instanceof StateError) return error;
+    if (StateError.is(error)) return error;
     return stateError(
       'STATE_WRITE_FAILED',
       `Saving ${this.context.paths.primary} failed: ${error instanceof Error ? error.message : String(error)}. ` +

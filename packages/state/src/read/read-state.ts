@@ -1,11 +1,11 @@
+import type { Fs } from '@hankweave/durable-io';
 import type { HankweaveState, StateValidation } from '@hankweave/types';
-import type { StateFs } from '../fs.js';
 import type { CheckpointExists, StateLogger } from '../options.js';
 import { loadState, type RecoveryReport, type StateSource } from '../persistence/load-state.js';
 
 /** Options of {@link readState}. */
 export interface ReadStateOptions {
-  fs?: StateFs;
+  fs?: Fs;
   /** Enables the `missing_checkpoint` warning. */
   checkpointExists?: CheckpointExists;
   /** Default: silent (everything is in the result). */

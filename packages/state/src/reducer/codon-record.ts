@@ -2,21 +2,14 @@ import {
   CODON_TRANSITIONS,
   type CodonExecution,
   type CodonStatus,
+  type CodonTransitionMetadata,
   emptyTokenUsage,
-  type StateTransitionOf,
+  REQUIRED_TRANSITION_METADATA,
 } from '@hankweave/types';
 import { stateError } from '../errors.js';
 
-type Metadata = StateTransitionOf<'CodonTransitioned'>['data']['metadata'];
+type Metadata = CodonTransitionMetadata;
 type Loose = Record<string, unknown>;
-
-/** Metadata each target status needs (reference §5.5 `validateTransitionMetadata`). */
-export const REQUIRED_METADATA: Readonly<Partial<Record<CodonStatus, readonly string[]>>> = {
-  initializing: ['claudePid', 'claudeLogPath'],
-  running: ['claudeSessionId'],
-  failed: ['failedDuring', 'exitCode', 'failureReason'],
-  skipped: ['skippedDuring'],
-};
 
 // Fields of the active states that a terminal record does not carry, per seed 000's examples.
 // A record read from another runtime keeps every other unknown field.
@@ -56,9 +49,10 @@ export const checkCodonTransition = (
       { ...where, from, to, allowed: [...allowed] },
     );
   }
-  const missing = (REQUIRED_METADATA[to] ?? []).filter(
-    (key) => (metadata as Loose)[key] === undefined,
-  );
+  // Widened to every status: the statuses without requirements look up to nothing.
+  const required: readonly string[] =
+    (REQUIRED_TRANSITION_METADATA as Partial<Record<CodonStatus, readonly string[]>>)[to] ?? [];
+  const missing = required.filter((key) => (metadata as Loose)[key] === undefined);
   if (missing.length > 0) {
     throw stateError(
       'STATE_MISSING_METADATA',

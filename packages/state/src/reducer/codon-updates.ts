@@ -1,10 +1,11 @@
-import type {
-  ActiveCodonStatus,
-  CheckpointType,
-  CodonExecution,
-  CodonStatus,
-  StateTransitionOf,
-  TokenUsage,
+import {
+  type ActiveCodonStatus,
+  addTokenUsage,
+  type CheckpointType,
+  type CodonExecution,
+  type CodonStatus,
+  type StateTransitionOf,
+  type TokenUsage,
 } from '@hankweave/types';
 import { stateError } from '../errors.js';
 import { hasLiveCosts } from './codon-record.js';
@@ -35,14 +36,6 @@ const SENTINEL_HOLDERS: readonly ActiveCodonStatus[] = [
   'completing-sentinels',
 ];
 
-const addTokens = (a: TokenUsage, b: TokenUsage): TokenUsage => ({
-  ...a,
-  inputTokens: a.inputTokens + b.inputTokens,
-  outputTokens: a.outputTokens + b.outputTokens,
-  cacheCreationTokens: a.cacheCreationTokens + b.cacheCreationTokens,
-  cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
-});
-
 /** `CostsUpdated`: replaces the running totals of a live codon. */
 export const costsUpdated = (
   record: CodonExecution,
@@ -62,7 +55,7 @@ export const costsIncremented = (
   return {
     ...live,
     currentCost: live.currentCost + data.costDelta,
-    currentTokens: addTokens(live.currentTokens, data.tokensDelta),
+    currentTokens: addTokenUsage(live.currentTokens, data.tokensDelta),
   };
 };
 

@@ -1,12 +1,15 @@
+import { type Fs, nodeFs } from '@hankweave/durable-io';
 import { afterEach, beforeEach } from 'vitest';
-import { nodeStateFs, type StateFs } from '../fs.js';
 import type { StateLogger } from '../options.js';
 import { type StatePaths, statePaths } from '../paths.js';
 import { type OpenStateStoreOptions, StateStore } from '../state-store.js';
 
 /** What a backend may or may not do; the suite skips what a harness cannot support. */
 export interface StateStoreCapabilities {
-  /** The suite may wrap the harness's fs with `createFaultyFs` to inject I/O errors and crashes. */
+  /**
+   * The suite may wrap the harness's fs with `createFaultyFs` (`@hankweave/durable-io/testing`)
+   * to inject I/O errors and crashes.
+   */
   faultInjection?: boolean;
   /** Paths are real files: the suite checks POSIX modes (runtime.lock is 0600). */
   posixModes?: boolean;
@@ -18,8 +21,8 @@ export interface StateStoreHarness {
   name: string;
   /** A new, empty `.hankweave` directory, isolated from every other test. */
   createDir(): Promise<string>;
-  /** The file system the store runs on (default: the real one). */
-  fs?: StateFs;
+  /** The file system the store runs on (default: durable-io's `nodeFs`, the real one). */
+  fs?: Fs;
   /** Cleans a directory up after its test. */
   destroyDir?(dir: string): Promise<void>;
   capabilities?: StateStoreCapabilities;
@@ -34,7 +37,7 @@ export interface RecordingLogger extends StateLogger {
 export interface CaseContext {
   dir: string;
   paths: StatePaths;
-  fs: StateFs;
+  fs: Fs;
   logger: RecordingLogger;
   /** Opens a store on the harness fs (or `options.fs`), with a recording logger. */
   open(options?: OpenStateStoreOptions): Promise<StateStore>;
@@ -52,7 +55,7 @@ export const useCaseContext = (harness: StateStoreHarness): (() => CaseContext) 
   const stores: StateStore[] = [];
   beforeEach(async () => {
     const dir = await harness.createDir();
-    const fs = harness.fs ?? nodeStateFs;
+    const fs = harness.fs ?? nodeFs;
     const logger: RecordingLogger = {
       warnings: [],
       warn(message) {

@@ -1,5 +1,5 @@
+import { type Fs, nodeFs } from '@hankweave/durable-io';
 import type { HankweaveState, StateValidation, ValidationWarning } from '@hankweave/types';
-import { nodeStateFs, type StateFs } from '../fs.js';
 import type { CheckpointExists } from '../options.js';
 import { statePaths } from '../paths.js';
 import { validateStructure } from './structure.js';
@@ -13,7 +13,7 @@ import {
 export interface ValidateStateOptions {
   /** The `.hankweave` directory; enables the `orphaned_folder` check of its `runs/`. */
   hankweaveDir?: string;
-  fs?: StateFs;
+  fs?: Fs;
   /** Enables the `missing_checkpoint` check. */
   checkpointExists?: CheckpointExists;
 }
@@ -38,7 +38,7 @@ export const stateWarnings = async (
   state: HankweaveState,
   options: ValidateStateOptions,
 ): Promise<ValidationWarning[]> => {
-  const fs = options.fs ?? nodeStateFs;
+  const fs = options.fs ?? nodeFs;
   const [orphans, checkpoints] = await Promise.all([
     options.hankweaveDir === undefined
       ? []

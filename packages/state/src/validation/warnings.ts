@@ -1,5 +1,6 @@
+import type { Dirent } from 'node:fs';
+import { type Fs, isMissing } from '@hankweave/durable-io';
 import type { HankweaveState, ValidationWarning } from '@hankweave/types';
-import { errorCode, type StateFs } from '../fs.js';
 import type { CheckpointExists } from '../options.js';
 
 const CHECKPOINT_FIELDS = [
@@ -36,14 +37,14 @@ export const referencedCheckpoints = (state: HankweaveState): Map<string, string
 /** `orphaned_folder`: directories under `runs/` with no run of that id in the state. */
 export const orphanedFolderWarnings = async (
   state: HankweaveState,
-  fs: StateFs,
+  fs: Fs,
   runsDir: string,
 ): Promise<ValidationWarning[]> => {
-  let entries: Awaited<ReturnType<StateFs['readdir']>>;
+  let entries: Dirent[];
   try {
     entries = await fs.readdir(runsDir, { withFileTypes: true });
   } catch (error) {
-    if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return [];
+    if (isMissing(error)) return [];
     throw error;
   }
   const known = new Set(state.runs.map((run) => run.runId));

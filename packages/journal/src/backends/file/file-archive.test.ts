@@ -1,8 +1,8 @@
 import { readFile, rename, rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { makeTempDir } from '@hankweave/durable-io/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../../../test/helpers.js';
 import { createFileJournal, openJournalReadOnly } from '../../create-journal.js';
 import type { JournalWarning } from '../../journal-backend.js';
 import { collect, readText } from '../../testing/conformance-context.js';
@@ -14,7 +14,7 @@ afterEach(async () => {
 });
 
 async function setup() {
-  const { dir, cleanup } = await tempDir();
+  const { path: dir, cleanup } = await makeTempDir('journal-test-');
   cleanups.push(cleanup);
   const warnings: JournalWarning[] = [];
   const journal = await createFileJournal({

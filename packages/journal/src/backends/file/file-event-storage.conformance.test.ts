@@ -1,31 +1,29 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { makeTempDir, type TempDir } from '@hankweave/durable-io/testing';
 import type { JournalBackend } from '../../journal-backend.js';
 import { describeJournalConformance } from '../../testing/journal-conformance.js';
 import type { Durability } from './append-queue.js';
 import { FileEventStorage } from './file-event-storage.js';
 
-const dirs = new WeakMap<JournalBackend, string>();
+const dirs = new WeakMap<JournalBackend, TempDir>();
 
 function harness(durability: Durability) {
   return {
     name: `file (${durability})`,
     async create() {
-      const hankweaveDir = await mkdtemp(join(tmpdir(), 'journal-conformance-'));
-      const backend = new FileEventStorage({ hankweaveDir, durability });
-      dirs.set(backend, hankweaveDir);
+      const dir = await makeTempDir('journal-conformance-');
+      const backend = new FileEventStorage({ hankweaveDir: dir.path, durability });
+      dirs.set(backend, dir);
       return backend;
     },
     async reopen(previous: JournalBackend) {
-      const hankweaveDir = dirs.get(previous) as string;
-      const backend = new FileEventStorage({ hankweaveDir, durability });
-      dirs.set(backend, hankweaveDir);
+      const dir = dirs.get(previous) as TempDir;
+      const backend = new FileEventStorage({ hankweaveDir: dir.path, durability });
+      dirs.set(backend, dir);
       return backend;
     },
     async destroy(backend: JournalBackend) {
       const dir = dirs.get(backend);
-      if (dir) await rm(dir, { recursive: true, force: true });
+      await dir?.cleanup();
     },
   };
 }

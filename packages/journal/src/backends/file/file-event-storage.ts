@@ -1,10 +1,9 @@
 import type { FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
+import { errnoCode, type Fs, hasErrno, Mutex, nodeFs } from '@hankweave/durable-io';
 import type { HankweaveEvent } from '@hankweave/types';
 import { JournalError } from '../../errors.js';
 import { decodeCursor, encodeCursor } from '../../internal/cursor.js';
-import { Mutex } from '../../internal/deferred.js';
-import { defaultFs, errorCode, type JournalFs } from '../../internal/fs.js';
 import type {
   EventPage,
   JournalBackend,
@@ -33,7 +32,7 @@ interface Snapshot {
 export class FileEventStorage implements JournalBackend {
   readonly path: string;
   readonly capabilities: JournalCapabilities;
-  readonly #fs: JournalFs;
+  readonly #fs: Fs;
   readonly #mutex = new Mutex();
   readonly #counters: FileCounters = { tornLinesRepaired: 0, indexRebuilds: 0, recreations: 0 };
   readonly #state: FileState;
@@ -50,7 +49,7 @@ export class FileEventStorage implements JournalBackend {
       });
     }
     this.path = path;
-    this.#fs = options.fs ?? defaultFs;
+    this.#fs = options.fs ?? nodeFs;
     const readOnly = options.readOnly ?? false;
     this.capabilities = { persistent: true, maxEvents: undefined, readOnly };
     this.#state = new FileState(this.#fs, `${path}.idx`, this.#counters, options.onWarning);
@@ -186,7 +185,7 @@ export class FileEventStorage implements JournalBackend {
     } catch (error) {
       throw new JournalError('JOURNAL_OPEN_FAILED', `Cannot open journal ${this.path}`, {
         cause: error,
-        details: { path: this.path, errno: errorCode(error) },
+        details: { path: this.path, errno: errnoCode(error) },
       });
     }
     await this.#takeSnapshot().then(({ handle }) => handle?.close());
@@ -201,10 +200,10 @@ export class FileEventStorage implements JournalBackend {
     try {
       return await reader(handle, index);
     } catch (error) {
-      if (error instanceof JournalError) throw error;
+      if (JournalError.is(error)) throw error;
       throw new JournalError('JOURNAL_READ_FAILED', `Cannot read journal ${this.path}`, {
         cause: error,
-        details: { path: this.path, errno: errorCode(error) },
+        details: { path: this.path, errno: errnoCode(error) },
       });
     } finally {
       await handle?.close();
@@ -236,7 +235,8 @@ export class FileEventStorage implements JournalBackend {
       try {
         handle = await this.#fs.open(this.path, 'r');
       } catch (error) {
-        if (errorCode(error) !== 'ENOENT') throw this.#readFailure(error);
+        // ENOENT only: a parent that is not a directory (ENOTDIR) stays a read failure.
+        if (!hasErrno(error, 'ENOENT')) throw this.#readFailure(error);
         this.#state.reset();
         return { handle: undefined, byteLength: 0, index: { ...this.#state.index } };
       }
@@ -271,7 +271,7 @@ export class FileEventStorage implements JournalBackend {
   #readFailure(error: unknown): JournalError {
     return new JournalError('JOURNAL_READ_FAILED', `Cannot read journal ${this.path}`, {
       cause: error,
-      details: { path: this.path, errno: errorCode(error) },
+      details: { path: this.path, errno: errnoCode(error) },
     });
   }
 }

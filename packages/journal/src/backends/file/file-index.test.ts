@@ -1,8 +1,8 @@
 import { appendFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makeTempDir } from '@hankweave/durable-io/testing';
 import type { HankweaveEvent } from '@hankweave/types';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../../../test/helpers.js';
 import { createFileJournal, openJournalReadOnly } from '../../create-journal.js';
 import { encodeCursor } from '../../internal/cursor.js';
 import { collect } from '../../testing/conformance-context.js';
@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 async function journalDir() {
-  const { dir, cleanup } = await tempDir();
+  const { path: dir, cleanup } = await makeTempDir('journal-test-');
   cleanups.push(cleanup);
   const path = join(dir, 'events', 'events.jsonl');
   return { dir, path, indexPath: `${path}.idx` };

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { JournalFs } from '../../internal/fs.js';
+import type { Fs } from '@hankweave/durable-io';
 import type { JournalWarningHandler } from '../../journal-backend.js';
 import type { Durability } from './append-queue.js';
 
@@ -21,8 +21,11 @@ export interface FileEventStorageOptions {
   indexInterval?: number;
   /** Open without writing anything (no repair, no sidecar); appends fail `JOURNAL_READ_ONLY`. */
   readOnly?: boolean;
-  /** A `node:fs/promises` subset (tests inject faults through it). */
-  fs?: JournalFs;
+  /**
+   * The file system to go through (default `nodeFs`, the real one); tests inject faults with
+   * `createFaultyFs` from `@hankweave/durable-io/testing`.
+   */
+  fs?: Fs;
   /** Receives corrupt-line, repair, index and recreation notices. */
   onWarning?: JournalWarningHandler;
 }

@@ -1,11 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { useFixture } from '@hankweave/durable-io/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { useFixture } from '../../../test/helpers.js';
 import { createFileJournal, openJournalReadOnly } from '../../create-journal.js';
 import type { JournalWarning } from '../../journal-backend.js';
 import { collect, readText } from '../../testing/conformance-context.js';
 import { infoEvent } from '../../testing/sample-events.js';
+
+const fixtures = fileURLToPath(new URL('../../../test/fixtures/', import.meta.url));
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -13,7 +16,7 @@ afterEach(async () => {
 });
 
 async function fixture(name: string) {
-  const { dir, cleanup } = await useFixture(name);
+  const { path: dir, cleanup } = await useFixture(fixtures, name, 'journal-test-');
   cleanups.push(cleanup);
   return { dir, path: join(dir, 'events', 'events.jsonl') };
 }

@@ -1,5 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
-import type { JournalFs } from '../../internal/fs.js';
+import type { Fs } from '@hankweave/durable-io';
 import type { JournalStats, JournalWarningHandler } from '../../journal-backend.js';
 import { extendIndex } from './file-scan.js';
 import { emptyIndex, type JournalIndex, loadIndex } from './journal-index.js';
@@ -25,7 +25,7 @@ export class FileState {
   #corruptWarnings = 0;
 
   constructor(
-    readonly fs: JournalFs,
+    readonly fs: Fs,
     readonly indexPath: string,
     readonly counters: FileCounters,
     readonly onWarning: JournalWarningHandler | undefined,

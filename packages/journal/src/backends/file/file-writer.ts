@@ -1,8 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { errnoCode, hasErrno, type Mutex, syncDirectory } from '@hankweave/durable-io';
 import { JournalError } from '../../errors.js';
-import type { Mutex } from '../../internal/deferred.js';
-import { errorCode } from '../../internal/fs.js';
 import type { QueueEntry, QueueTarget } from './append-queue.js';
 import { type FileState, fileIdentity } from './file-state.js';
 import { recordLine, saveIndex } from './journal-index.js';
@@ -55,7 +54,7 @@ export class FileWriter implements QueueTarget {
       this.#handleIdentity = undefined;
       throw new JournalError('JOURNAL_OPEN_FAILED', `Cannot open journal ${this.path}`, {
         cause: error,
-        details: { path: this.path, errno: errorCode(error) },
+        details: { path: this.path, errno: errnoCode(error) },
       });
     }
   }
@@ -124,15 +123,12 @@ export class FileWriter implements QueueTarget {
 
   /**
    * A new file is only durable once its directory entry is: fsync the directory after creating
-   * it. Best effort, since not every platform can open a directory.
+   * it. Best effort: `syncDirectory` already skips file systems that cannot sync a directory, and
+   * any other failure is swallowed too (as before), since the file's own fsyncs still apply and
+   * refusing to open the journal over it would lose more than it protects.
    */
   async #syncDirectory(): Promise<void> {
-    try {
-      const directory = await this.state.fs.open(dirname(this.path), 'r');
-      await directory.sync().finally(() => directory.close());
-    } catch {
-      // Windows and some file systems refuse; the file's own fsyncs still apply.
-    }
+    await syncDirectory(dirname(this.path), { fs: this.state.fs }).catch(() => undefined);
   }
 
   async #saveIndex(): Promise<void> {
@@ -153,7 +149,7 @@ export class FileWriter implements QueueTarget {
   async #ensureCurrentFile(): Promise<void> {
     const { fs } = this.state;
     const current = await fs.stat(this.path).catch((error: unknown) => {
-      if (errorCode(error) === 'ENOENT') return undefined;
+      if (hasErrno(error, 'ENOENT')) return undefined;
       throw this.#failure('cannot stat the journal', error);
     });
     const replaced =
@@ -200,7 +196,7 @@ export class FileWriter implements QueueTarget {
   #failure(reason: string, cause: unknown): JournalError {
     return new JournalError('JOURNAL_WRITE_FAILED', `Journal ${this.path}: ${reason}`, {
       cause,
-      details: { path: this.path, reason, errno: errorCode(cause) },
+      details: { path: this.path, reason, errno: errnoCode(cause) },
     });
   }
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
-import type { JournalFs } from '../../internal/fs.js';
+import { type Fs, writeFileAtomic } from '@hankweave/durable-io';
 
 /** Lines between two offset checkpoints of the sidecar index. */
 export const CHECKPOINT_EVERY = 1024;
@@ -63,15 +63,14 @@ export function recordLine(
 }
 
 /**
- * Writes the sidecar atomically (temp file + rename). It is a cache, so it is not fsynced: a lost
- * or stale sidecar is detected at the next open and rebuilt from the journal.
+ * Writes the sidecar atomically (temp file + rename), so a reader never sees half of it. It is a
+ * rebuildable cache, so it is deliberately not fsynced (`fsync: false`, no directory fsync
+ * either): a lost or stale sidecar is detected at the next open and rebuilt from the journal.
  */
-export async function saveIndex(fs: JournalFs, path: string, index: JournalIndex): Promise<void> {
+export async function saveIndex(fs: Fs, path: string, index: JournalIndex): Promise<void> {
   const { lastLineText, ...rest } = index;
   const stored: StoredIndex = { version: 1, ...rest, lastLineHash: hashText(lastLineText) };
-  const temporary = `${path}.${process.pid}.tmp`;
-  await fs.writeFile(temporary, JSON.stringify(stored));
-  await fs.rename(temporary, path);
+  await writeFileAtomic(path, JSON.stringify(stored), { fs, fsync: false });
 }
 
 const isCount = (value: unknown): value is number =>
@@ -83,7 +82,7 @@ const isCount = (value: unknown): value is number =>
  * `undefined` when it is missing, malformed or disagrees, so the caller rescans.
  */
 export async function loadIndex(
-  fs: JournalFs,
+  fs: Fs,
   path: string,
   journal: FileHandle,
   fileSize: number,

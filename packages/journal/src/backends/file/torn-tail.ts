@@ -1,4 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
+import { lastLineStart } from '@hankweave/durable-io';
 import { isEventLine } from '../../internal/parse-line.js';
 
 /** What `repairTornTail` did to the end of the file. */
@@ -9,22 +10,6 @@ export interface TailRepair {
   action: 'none' | 'terminated' | 'truncated';
   /** Bytes of the tail that was removed or terminated. */
   tailBytes: number;
-}
-
-const WINDOW = 64 * 1024;
-
-/** Offset just after the last newline before `size`, or 0 when there is none. */
-async function startOfLastLine(handle: FileHandle, size: number): Promise<number> {
-  let end = size;
-  while (end > 0) {
-    const start = Math.max(0, end - WINDOW);
-    const buffer = Buffer.alloc(end - start);
-    await handle.read(buffer, 0, buffer.length, start);
-    const newline = buffer.lastIndexOf(10);
-    if (newline !== -1) return start + newline + 1;
-    end = start;
-  }
-  return 0;
 }
 
 /**
@@ -39,7 +24,7 @@ export async function repairTornTail(handle: FileHandle, size: number): Promise<
   const last = Buffer.alloc(1);
   await handle.read(last, 0, 1, size - 1);
   if (last[0] === 10) return { size, action: 'none', tailBytes: 0 };
-  const tailStart = await startOfLastLine(handle, size);
+  const tailStart = await lastLineStart(handle, size);
   const tail = Buffer.alloc(size - tailStart);
   await handle.read(tail, 0, tail.length, tailStart);
   if (isEventLine(tail.toString('utf8'))) {

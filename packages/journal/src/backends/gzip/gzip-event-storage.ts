@@ -2,10 +2,10 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { pipeline, type Readable } from 'node:stream';
 import { constants, createGunzip } from 'node:zlib';
+import { errnoCode } from '@hankweave/durable-io';
 import type { HankweaveEvent } from '@hankweave/types';
 import { JournalError } from '../../errors.js';
 import { decodeCursor, encodeCursor } from '../../internal/cursor.js';
-import { errorCode } from '../../internal/fs.js';
 import { type SourceLine, splitLines } from '../../internal/line-splitter.js';
 import { parseEventLine } from '../../internal/parse-line.js';
 import type {
@@ -159,7 +159,7 @@ export class GzipEventStorage implements JournalBackend {
     } catch (error) {
       throw new JournalError('JOURNAL_READ_FAILED', `Cannot read archived journal ${this.path}`, {
         cause: error,
-        details: { path: this.path, errno: errorCode(error) },
+        details: { path: this.path, errno: errnoCode(error) },
       });
     }
   }
@@ -180,7 +180,7 @@ export class GzipEventStorage implements JournalBackend {
     } catch (error) {
       throw new JournalError('JOURNAL_OPEN_FAILED', `Cannot open archived journal ${this.path}`, {
         cause: error,
-        details: { path: this.path, errno: errorCode(error) },
+        details: { path: this.path, errno: errnoCode(error) },
       });
     }
     const counts = { lines: 0, events: 0, corruptLines: 0, byteLength: 0, partialTailBytes: 0 };

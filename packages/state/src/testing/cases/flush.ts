@@ -1,7 +1,7 @@
 import { setImmediate as nextTick } from 'node:timers/promises';
+import { createFaultyFs } from '@hankweave/durable-io/testing';
 import { describe, expect, it } from 'vitest';
 import { readState } from '../../read/read-state.js';
-import { createFaultyFs } from '../faulty-fs.js';
 import { type StateStoreHarness, useCaseContext } from '../harness.js';
 import { codonLifecycle, makeTransition as t } from '../transitions.js';
 

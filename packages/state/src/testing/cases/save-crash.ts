@@ -1,7 +1,7 @@
+import { createFaultyFs, type FaultyFs } from '@hankweave/durable-io/testing';
 import { emptyState, type HankweaveState } from '@hankweave/types';
 import { describe, expect, it } from 'vitest';
 import type { StateStore } from '../../state-store.js';
-import { createFaultyFs, type FaultyFs } from '../faulty-fs.js';
 import { type CaseContext, type StateStoreHarness, useCaseContext } from '../harness.js';
 import { makeTransition as t } from '../transitions.js';
 

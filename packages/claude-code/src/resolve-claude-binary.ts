@@ -1,0 +1,149 @@
+import { constants } from 'node:fs';
+import { access, open, readFile, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { delimiter, dirname, join } from 'node:path';
+import { HarnessError } from '@hankweave/harness';
+
+/** Where the binary was found. */
+export type ClaudeBinarySource = 'option' | 'env' | 'package-bin' | 'platform-package' | 'path';
+
+/** A usable `claude` executable. */
+export interface ResolvedClaudeBinary {
+  path: string;
+  source: ClaudeBinarySource;
+}
+
+/** Inputs of {@link resolveClaudeBinary}. */
+export interface ResolveClaudeBinaryOptions {
+  /** An explicit path: used as it is, or an error; nothing else is tried. */
+  explicitPath?: string;
+  /** Where `HANKWEAVE_CLAUDE_PATH` and `PATH` are read. Default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Resolves `@anthropic-ai/claude-code`; default: from this package. Tests pass another. */
+  resolvePackageJson?: () => string;
+}
+
+/** The npm package whose `bin` is the agent. */
+export const CLAUDE_CODE_PACKAGE = '@anthropic-ai/claude-code';
+
+// The package ships a placeholder under 4 KiB that its postinstall replaces with the native
+// binary; when the postinstall did not run, the placeholder only prints install instructions.
+const STUB_MAX_BYTES = 4096;
+const NATIVE_MAGIC = [
+  [0x7f, 0x45, 0x4c, 0x46], // ELF
+  [0xcf, 0xfa, 0xed, 0xfe], // Mach-O 64
+  [0xce, 0xfa, 0xed, 0xfe], // Mach-O 32
+  [0xca, 0xfe, 0xba, 0xbe], // Mach-O universal
+  [0x4d, 0x5a], // PE (Windows)
+];
+
+async function isExecutable(path: string): Promise<boolean> {
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) return false;
+    await access(path, process.platform === 'win32' ? constants.F_OK : constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Why `path` is not the real agent (missing, not executable, the placeholder), or undefined. */
+async function rejectReason(path: string): Promise<string | undefined> {
+  if (!(await isExecutable(path))) return 'missing or not executable';
+  const handle = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(4);
+    await handle.read(head, 0, 4, 0);
+    if (NATIVE_MAGIC.some((magic) => magic.every((byte, i) => head[i] === byte))) return undefined;
+    const { size } = await handle.stat();
+    return size < STUB_MAX_BYTES
+      ? 'the placeholder stub (the native binary is not installed)'
+      : undefined;
+  } finally {
+    await handle.close();
+  }
+}
+
+function platformPackages(): string[] {
+  const base = `${CLAUDE_CODE_PACKAGE}-${process.platform}-${process.arch}`;
+  if (process.platform !== 'linux') return [base];
+  const report = process.report?.getReport() as { header?: { glibcVersionRuntime?: string } };
+  const musl = report?.header?.glibcVersionRuntime === undefined;
+  return musl ? [`${base}-musl`, base] : [base, `${base}-musl`];
+}
+
+/**
+ * Finds the `claude` executable, in order: `explicitPath`; `HANKWEAVE_CLAUDE_PATH`; the `bin` of
+ * `@anthropic-ai/claude-code` when it is the native binary (not the placeholder its postinstall
+ * replaces); the platform package `@anthropic-ai/claude-code-<platform>-<arch>[-musl]` next to it;
+ * `claude` on `PATH`.
+ * @throws {HarnessError} HARNESS_BINARY_NOT_FOUND naming every place tried.
+ */
+export async function resolveClaudeBinary(
+  options: ResolveClaudeBinaryOptions = {},
+): Promise<ResolvedClaudeBinary> {
+  const env = options.env ?? process.env;
+  const tried: string[] = [];
+  const explicit: Array<[string | undefined, ClaudeBinarySource, string]> = [
+    [options.explicitPath, 'option', 'the claudePath option'],
+    [env.HANKWEAVE_CLAUDE_PATH, 'env', 'HANKWEAVE_CLAUDE_PATH'],
+  ];
+  for (const [path, source, label] of explicit) {
+    if (path === undefined || path === '') continue;
+    const reason = await rejectReason(path);
+    if (reason === undefined) return { path, source };
+    throw notFound([`${label} ${path}: ${reason}`], `Fix ${label} or unset it.`);
+  }
+  let packageDir: string | undefined;
+  try {
+    const packageJson =
+      options.resolvePackageJson?.() ??
+      createRequire(import.meta.url).resolve(`${CLAUDE_CODE_PACKAGE}/package.json`);
+    packageDir = dirname(packageJson);
+    const manifest = JSON.parse(await readFile(packageJson, 'utf8')) as { bin?: unknown };
+    const bin =
+      typeof manifest.bin === 'string'
+        ? manifest.bin
+        : (manifest.bin as { claude?: string })?.claude;
+    if (bin !== undefined) {
+      const path = join(packageDir, bin);
+      const reason = await rejectReason(path);
+      if (reason === undefined) return { path, source: 'package-bin' };
+      tried.push(`${CLAUDE_CODE_PACKAGE} bin ${path}: ${reason}`);
+    }
+  } catch {
+    tried.push(`${CLAUDE_CODE_PACKAGE}: not installed`);
+  }
+  if (packageDir !== undefined) {
+    const require = createRequire(join(packageDir, 'package.json'));
+    for (const name of platformPackages()) {
+      try {
+        const dir = dirname(require.resolve(`${name}/package.json`));
+        const path = join(dir, process.platform === 'win32' ? 'claude.exe' : 'claude');
+        const reason = await rejectReason(path);
+        if (reason === undefined) return { path, source: 'platform-package' };
+        tried.push(`${name} ${path}: ${reason}`);
+      } catch {
+        tried.push(`${name}: not installed`);
+      }
+    }
+  }
+  for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean)) {
+    const path = join(dir, process.platform === 'win32' ? 'claude.exe' : 'claude');
+    if ((await rejectReason(path)) === undefined) return { path, source: 'path' };
+  }
+  tried.push('claude on PATH: not found');
+  throw notFound(
+    tried,
+    `Install ${CLAUDE_CODE_PACKAGE} with its optional platform dependency (do not use --omit=optional), or set HANKWEAVE_CLAUDE_PATH / the claudePath option to a claude binary.`,
+  );
+}
+
+function notFound(tried: string[], advice: string): HarnessError {
+  return new HarnessError(
+    'HARNESS_BINARY_NOT_FOUND',
+    `Claude Code binary not found. Tried: ${tried.join('; ')}. ${advice}`,
+    { details: { tried } },
+  );
+}

@@ -1,0 +1,245 @@
+import type { AgentOutcome } from '@hankweave/harness';
+import {
+  type ActiveCodonStatus,
+  type CheckpointType,
+  type ExitStatus,
+  type FailureReason,
+  isLoopConfig,
+  isTerminalCodonStatus,
+} from '@hankweave/types';
+import { RuntimeError } from '../errors.js';
+import { info, reportError, transition } from '../runtime/runtime-context.js';
+import { type CodonAttempt, type CodonMove, moveCodon } from './codon-attempt.js';
+import type { StopReason } from './codon-control.js';
+import type { AgentRun } from './run-agent.js';
+import { takeCheckpoint } from './take-checkpoint.js';
+
+/** How a codon attempt ends, before its checkpoint is taken. */
+export type Ending = { exitCode: number; exitStatus: ExitStatus; outcome?: AgentOutcome } & (
+  | { status: 'completed' }
+  | { status: 'failed'; failureReason: FailureReason }
+  | { status: 'skipped' }
+);
+
+/** How a codon attempt ended: what the runtime's policies decide on. */
+export interface CodonRunOutcome {
+  codonId: string;
+  status: 'completed' | 'failed' | 'skipped';
+  failureReason?: FailureReason;
+  failedDuring?: ActiveCodonStatus;
+  contextExceeded: boolean;
+  /** Final cost (completed) or partial cost (failed, skipped) of this attempt. */
+  cost: number;
+  durationMs: number;
+  exitStatus: ExitStatus;
+  /** The codon was interrupted by a shutdown (its checkpoint is an `exit` checkpoint). */
+  interrupted: boolean;
+}
+
+/** A failure before or outside the agent. */
+export const failedEnding = (failureReason: FailureReason, exitCode = 1): Ending => ({
+  status: 'failed',
+  failureReason,
+  exitCode,
+  exitStatus: { type: 'error', code: exitCode },
+});
+
+/** The ending a stop request gives: skipped, or failed as force-stopped or interrupted. */
+export function stoppedEnding(reason: StopReason, outcome?: AgentOutcome): Ending {
+  const exitStatus: ExitStatus = { type: 'killed', signal: 'SIGTERM' };
+  const killed = (message: string): Ending => ({
+    status: 'failed',
+    exitCode: -1,
+    exitStatus,
+    failureReason: { type: 'unknown', retriable: true, message },
+    ...(outcome ? { outcome } : {}),
+  });
+  switch (reason.kind) {
+    case 'force-stop':
+      return killed(`Force stopped: ${reason.reason}`);
+    case 'shutdown':
+      return killed('Interrupted: the server shut down while the codon was active');
+    case 'skip':
+      return { status: 'skipped', exitCode: -1, exitStatus, ...(outcome ? { outcome } : {}) };
+  }
+}
+
+/** The final status after the agent ran, by priority (reference §5.5 step 8). */
+export function agentEnding(attempt: CodonAttempt, run: AgentRun): Ending {
+  const { outcome, contextExceeded } = run;
+  const exitCode = outcome.exitCode ?? -1;
+  const exitStatus: ExitStatus = outcome.signal
+    ? { type: 'killed', signal: outcome.signal }
+    : exitCode === 0
+      ? { type: 'success' }
+      : { type: 'error', code: exitCode };
+  const stop = attempt.control.stopReason;
+  if (stop) return stoppedEnding(stop, outcome);
+  if (exitCode === 0 && outcome.resultReceived && !outcome.failureReason && !contextExceeded) {
+    return { status: 'completed', exitCode: 0, exitStatus, outcome };
+  }
+  if (contextExceeded && inContextLoop(attempt)) {
+    info(
+      attempt.context,
+      `Codon ${attempt.codonId} exceeded its context window; its loop ends here`,
+    );
+    return { status: 'completed', exitCode: 0, exitStatus, outcome };
+  }
+  const failureReason: FailureReason =
+    outcome.failureReason ??
+    (contextExceeded
+      ? {
+          type: 'api-error',
+          retriable: false,
+          message: `Codon ${attempt.codon.id} exceeded the model's context window`,
+        }
+      : {
+          type: 'api-error',
+          retriable: outcome.sessionId !== undefined,
+          message: outcome.resultReceived
+            ? `Codon process exited without success (exit code ${exitCode})`
+            : `Codon process exited without a result message (exit code ${exitCode})`,
+        });
+  return {
+    status: 'failed',
+    exitCode: exitCode === 0 ? 1 : exitCode,
+    exitStatus,
+    failureReason,
+    outcome,
+  };
+}
+
+/**
+ * The end of an attempt (reference §5.5 steps 8–10): the final cost, the sentinels' last work in
+ * `completing-sentinels`, the checkpoint (`completed`, `error`, `skipped`, or `exit` when a
+ * shutdown interrupted the codon) before the terminal transition, then that transition.
+ */
+export async function finishCodon(
+  attempt: CodonAttempt,
+  ending: Ending,
+  agent?: AgentRun,
+): Promise<CodonRunOutcome> {
+  const { context, control, runId, codonId } = attempt;
+  const failedDuring = control.status;
+  if (isTerminalCodonStatus(failedDuring)) {
+    throw new RuntimeError(
+      'RUNTIME_INTERNAL',
+      `Codon ${codonId} is already ${failedDuring} and cannot end again; this is a bug`,
+      { details: { runId, codonId } },
+    );
+  }
+  const live = failedDuring === 'running' || failedDuring === 'completing-sentinels';
+  if (live && agent) {
+    transition(context, {
+      type: 'CodonFinalCostSet',
+      data: { runId, codonId, finalCost: agent.finalCost, finalTokens: agent.finalTokens },
+    });
+  }
+  const sentinelCount = context.sentinels.loadedCount();
+  if (sentinelCount > 0) {
+    // The sentinels finish their work and are unloaded before the terminal transition, so their
+    // final counters land in `sentinels.loaded` just before it becomes `sentinels.executed`.
+    if (failedDuring === 'running') {
+      moveCodon(attempt, { to: 'completing-sentinels', metadata: { sentinelCount } });
+    }
+    info(context, `Completing work for ${sentinelCount} sentinel(s)...`);
+    await context.sentinels.unload('codon-complete');
+    info(context, `Sentinel work completed (${sentinelCount} sentinel(s))`);
+  }
+  const interrupted = control.stopReason?.kind === 'shutdown' && ending.status !== 'completed';
+  const checkpointType: CheckpointType =
+    ending.status === 'completed'
+      ? 'completed'
+      : ending.status === 'skipped'
+        ? 'skipped'
+        : interrupted
+          ? 'exit'
+          : 'error';
+  let final = ending;
+  let checkpointSha: string | undefined;
+  try {
+    checkpointSha = await takeCheckpoint(context, attempt.hint, {
+      type: checkpointType,
+      runId,
+      codonId,
+      codonName: attempt.codon.name,
+      durationMs: Date.now() - attempt.startedMs,
+      patterns: attempt.patterns,
+    });
+  } catch (error) {
+    const message = (error as Error).message;
+    reportError(context, `Checkpoint ${checkpointType}:${codonId} failed: ${message}`, {
+      severity: 'codon',
+      codon: codonId,
+    });
+    if (ending.status === 'completed') {
+      final = {
+        ...ending,
+        status: 'failed',
+        failureReason: {
+          type: 'unknown',
+          retriable: false,
+          message: `The completion checkpoint failed: ${message}`,
+        },
+      };
+    }
+  }
+  moveCodon(
+    attempt,
+    terminalMove(final, failedDuring, agent, checkpointType === 'exit' ? undefined : checkpointSha),
+  );
+  const record = context.store.state.runs
+    .find((run) => run.runId === runId)
+    ?.codons.findLast((candidate) => candidate.codonId === codonId);
+  // The agent's own cost of this attempt (sentinel costs are counted apart).
+  const cost =
+    record?.status === 'completed'
+      ? record.finalCost
+      : record?.status === 'failed' || record?.status === 'skipped'
+        ? (record.partialCost ?? 0)
+        : 0;
+  return {
+    codonId,
+    status: final.status,
+    ...(final.status === 'failed' ? { failureReason: final.failureReason, failedDuring } : {}),
+    contextExceeded: agent?.contextExceeded ?? false,
+    cost,
+    durationMs: Date.now() - attempt.startedMs,
+    exitStatus: final.exitStatus,
+    interrupted,
+  };
+}
+
+/** The terminal transition of an ending, with the metadata its status needs. */
+function terminalMove(
+  ending: Ending,
+  during: ActiveCodonStatus,
+  agent: AgentRun | undefined,
+  checkpointSha: string | undefined,
+): CodonMove {
+  const common = {
+    exitCode: ending.exitCode,
+    resultMessageReceived: ending.outcome?.resultReceived ?? false,
+    contextExceeded: agent?.contextExceeded ?? false,
+    ...(checkpointSha ? { checkpointSha } : {}),
+  };
+  switch (ending.status) {
+    case 'completed':
+      return { to: 'completed', metadata: common };
+    case 'failed':
+      return {
+        to: 'failed',
+        metadata: { ...common, failedDuring: during, failureReason: ending.failureReason },
+      };
+    case 'skipped':
+      return { to: 'skipped', metadata: { ...common, skippedDuring: during } };
+  }
+}
+
+function inContextLoop({ context, entry }: CodonAttempt): boolean {
+  const loopId = entry.loopContext?.loopId;
+  return context.config.hank.some(
+    (item) =>
+      isLoopConfig(item) && item.id === loopId && item.terminateOn.type === 'contextExceeded',
+  );
+}

@@ -1,0 +1,45 @@
+import { currentRun } from '@hankweave/state';
+import { computeExitCode, type ShutdownReason } from './exit-code.js';
+import type { RuntimeExit } from './hankweave-runtime.js';
+import type { OpenExecution } from './open-execution.js';
+import { endRun } from './runs.js';
+
+/**
+ * Closes an open execution (reference §5.8): ends the current run, flushes the bus, saves state,
+ * closes the journal and the checkpoint repository, releases `runtime.lock`. Failures to close are
+ * logged, never thrown: the lock is released whatever happens. Returns the exit of reference §2.6.
+ */
+export async function closeExecution(
+  exec: OpenExecution,
+  reason: ShutdownReason,
+): Promise<RuntimeExit> {
+  const { context } = exec;
+  const run = currentRun(context.store.state);
+  if (run && reason !== 'force') {
+    // A run ends failed when a codon was interrupted or its last codon failed; the next start
+    // then rolls back to the last success. An idle run (between codons, after a rollback)
+    // ends completed, so an explicit rollback is not undone by the next start.
+    const last = run.codons.at(-1);
+    const clean =
+      reason === 'all codons completed' ||
+      last === undefined ||
+      last.status === 'completed' ||
+      last.status === 'skipped';
+    if (clean) endRun(context, run.runId, 'completed');
+    else endRun(context, run.runId, 'failed', reason);
+  }
+  const runStatus = context.store.state.runs.find(
+    (candidate) => candidate.runId === run?.runId,
+  )?.status;
+  context.log.info(`Shutting down (${reason})`);
+  await context.bus.drain();
+  await context.store
+    .close()
+    .catch((error) => context.log.error(`Saving state failed: ${(error as Error).message}`));
+  await context.journal
+    .close()
+    .catch((error) => context.log.error(`Closing the journal failed: ${(error as Error).message}`));
+  await context.engine.close().catch(() => undefined);
+  await exec.lock.release().catch(() => undefined);
+  return { exitCode: computeExitCode(reason, runStatus), reason };
+}
