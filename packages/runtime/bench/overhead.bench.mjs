@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { FakeHarness } from '@hankweave/harness/testing';
 import { createRuntime } from '../dist/index.js';
+import { orchestratorOf } from '../dist/internals.js';
 
 const CODONS = 20;
 const FILES = 200;
@@ -78,7 +79,7 @@ runtime.on((event) => {
     codonWall.set(event.data.codonId, performance.now() - codonStart.get(event.data.codonId));
 });
 await runtime.start();
-const engine = runtime.runtime.context.engine;
+const engine = orchestratorOf(runtime).context.engine;
 let checkpointMs = 0;
 const original = engine.checkpoint.bind(engine);
 engine.checkpoint = async (input) => {
@@ -118,7 +119,7 @@ for (let index = 0; index < CODONS; index++) {
 }
 const gitCommit = median(gitTimes);
 const perCodonCheckpoint = checkpointMs / CODONS;
-const state = runtime.runtime.context.store.stats();
+const state = orchestratorOf(runtime).context.store.stats();
 const rows = [
   ['runtime overhead per codon (median, agent excluded)', overhead, overhead / gitCommit],
   ['  of which: the checkpoint (mean)', perCodonCheckpoint, perCodonCheckpoint / gitCommit],
