@@ -2,6 +2,8 @@ import type { AgentEvent } from '@hankweave/harness';
 import { describe, expect, it } from 'vitest';
 import {
   maybeRecordFixture,
+  NO_RETRIES,
+  ofType,
   readLog,
   runToEnd,
   scriptedAgent,
@@ -9,11 +11,6 @@ import {
 
 // Each failure kind of @hankweave/scripted-model, through the real Claude Code. The agent's own
 // retries are off (CLAUDE_CODE_MAX_RETRIES=0), so every case ends in about a second.
-
-const ofType = <T extends AgentEvent['type']>(events: AgentEvent[], type: T) =>
-  events.filter((event): event is Extract<AgentEvent, { type: T }> => event.type === type);
-
-const NO_RETRIES = { CLAUDE_CODE_MAX_RETRIES: '0' };
 
 describe.concurrent('ClaudeCodeHarness failures with the real agent', () => {
   it('classifies a 429 as a retriable rate limit with its wait', async () => {

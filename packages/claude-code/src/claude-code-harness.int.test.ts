@@ -5,6 +5,8 @@ import { type AgentEvent, AgentLogParser } from '@hankweave/harness';
 import { describe, expect, it } from 'vitest';
 import {
   maybeRecordFixture,
+  NO_RETRIES,
+  ofType,
   readLog,
   runToEnd,
   scriptedAgent,
@@ -12,11 +14,6 @@ import {
 
 // The real Claude Code against @hankweave/scripted-model over loopback. Every test has its own
 // server, HOME, cwd and log, so they run concurrently.
-
-const ofType = <T extends AgentEvent['type']>(events: AgentEvent[], type: T) =>
-  events.filter((event): event is Extract<AgentEvent, { type: T }> => event.type === type);
-
-const NO_RETRIES = { CLAUDE_CODE_MAX_RETRIES: '0' };
 
 describe.concurrent('ClaudeCodeHarness with the real agent', () => {
   it('writes a file through tool calls and reports every event once', async () => {

@@ -112,3 +112,10 @@ export async function maybeRecordFixture(logPath: string, name: string): Promise
   await mkdir(AGENT_LOG_FIXTURES, { recursive: true });
   await copyFile(logPath, join(AGENT_LOG_FIXTURES, `${name}.log`));
 }
+
+/** The events of one type, narrowed. */
+export const ofType = <T extends AgentEvent['type']>(events: AgentEvent[], type: T) =>
+  events.filter((event): event is Extract<AgentEvent, { type: T }> => event.type === type);
+
+/** The agent's own API retries off, so a failure ends the run in about a second. */
+export const NO_RETRIES = { CLAUDE_CODE_MAX_RETRIES: '0' };

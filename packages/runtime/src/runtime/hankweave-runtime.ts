@@ -484,12 +484,17 @@ export class HankweaveRuntime {
     return this.#close(reason);
   }
 
-  /** Stops at once: the agent is killed, no checkpoint; the lock is released. Exit code 1. */
+  /**
+   * Stops at once: the agent is killed, no checkpoint; the lock is released. Exit code 1. During
+   * `start()` it waits for the execution to be open, so that what start opens is closed again.
+   */
   forceShutdown(): Promise<RuntimeExit> {
     if (this.#phase === 'closed') return this.finished;
+    const starting = this.#phase === 'starting' ? this.#startup : undefined;
     this.#phase = 'stopping';
     this.#stopSignal.abort();
     this.#active?.control.abandon();
+    if (starting) return starting.catch(() => undefined).then(() => this.#close('force'));
     return this.#close('force');
   }
 

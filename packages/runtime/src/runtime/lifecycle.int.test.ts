@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type FakeWorld, startFakeWorld } from '../../test/server/server-world.js';
+import { type FakeWorld, lettersHank, startFakeWorld } from '../../test/server/server-world.js';
 import { startWebSocketServer } from '../server/websocket-server.js';
 import { createRuntime, orchestratorOf } from './create-runtime.js';
 
@@ -96,6 +97,30 @@ describe('the runtime lifecycle', () => {
     expect((await forced).exitCode).toBe(1);
     expect(await graceful).toEqual(await forced);
     expect(runtime.phase).toBe('closed');
+  });
+
+  it('closes what start() opened when forced to stop while starting', async () => {
+    const first = await world();
+    const executionDir = first.runtime.executionDir;
+    await first.runtime.close();
+    const options = {
+      hank: lettersHank(1),
+      hankDir: first.root,
+      dataPath: join(first.root, 'data'),
+      executionDir,
+      harness: first.harness,
+      autostart: false,
+    };
+    const starting = createRuntime(options);
+    const started = starting.start();
+    expect(await starting.close({ force: true })).toEqual({ exitCode: 1, reason: 'force' });
+    await started;
+    expect(starting.phase).toBe('closed');
+    // The lock was released: another runtime can take the execution at once.
+    const next = createRuntime(options);
+    await next.start();
+    expect(next.phase).toBe('idle');
+    await next.close();
   });
 
   it('fails to listen on a port in use with RUNTIME_LISTEN_FAILED, naming the port', async () => {
