@@ -1,4 +1,4 @@
-import type { AgentEvent } from '@hankweave/harness';
+
 import { describe, expect, it } from 'vitest';
 import {
   maybeRecordFixture,
