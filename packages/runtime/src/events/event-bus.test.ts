@@ -49,3 +49,70 @@ describe('EventBus', () => {
     expect(errors).toEqual(['listener of info']);
   });
 });
+
+describe('EventBus with a durability barrier', () => {
+  /** A barrier whose saves complete only when the test says so. */
+  function manualBarrier() {
+    let durable = true;
+    const waiting: Array<() => void> = [];
+    return {
+      barrier: {
+        isDurable: () => durable,
+        flush: () =>
+          durable ? Promise.resolve() : new Promise<void>((resolve) => waiting.push(resolve)),
+      },
+      applyTransition() {
+        durable = false;
+      },
+      save() {
+        durable = true;
+        for (const resolve of waiting.splice(0)) resolve();
+      },
+    };
+  }
+
+  it('publishes at once while the state is durable', () => {
+    const { barrier } = manualBarrier();
+    const bus = new EventBus({ barrier });
+    const seen: string[] = [];
+    bus.subscribe((event) => seen.push(event.type));
+    bus.emit('info', { message: 'now' });
+    expect(seen).toEqual(['info']);
+  });
+
+  it('holds an event, and every later one, until the state before it is saved', async () => {
+    const state = manualBarrier();
+    const journal = createMemoryJournal({ maxEvents: 100 });
+    const bus = new EventBus({ barrier: state.barrier, sink: journal });
+    const seen: string[] = [];
+    bus.subscribe((event) => seen.push((event.data as { message: string }).message));
+    bus.emit('info', { message: 'before' });
+    state.applyTransition(); // e.g. the codon's terminal transition, not yet on disk
+    bus.emit('info', { message: 'completed' });
+    bus.emit('info', { message: 'after' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(seen).toEqual(['before']);
+    expect(await journal.getTotalEvents()).toBe(1);
+    state.save();
+    await bus.drain();
+    expect(seen).toEqual(['before', 'completed', 'after']);
+    const stored: string[] = [];
+    for await (const event of journal.getAllEvents())
+      stored.push((event.data as { message: string }).message);
+    expect(stored).toEqual(['before', 'completed', 'after']);
+  });
+
+  it('reports a failed save and still publishes, so a run is never wedged', async () => {
+    const errors: string[] = [];
+    const bus = new EventBus({
+      barrier: { isDurable: () => false, flush: () => Promise.reject(new Error('ENOSPC')) },
+      onError: (_, what) => errors.push(what),
+    });
+    const seen: string[] = [];
+    bus.subscribe((event) => seen.push(event.type));
+    bus.emit('info', { message: 'x' });
+    await bus.drain();
+    expect(seen).toEqual(['info']);
+    expect(errors).toEqual(['the state save before publishing 1 event(s)']);
+  });
+});

@@ -36,6 +36,17 @@ export async function dispatchCommand(
   runtime: HankweaveRuntime,
   input: RuntimeCommand,
 ): Promise<CommandResult> {
+  const result = await runCommand(runtime, input);
+  // A command answers after the events it caused are published (they wait for the state they
+  // report to be durable): whoever awaits it has seen `rollback.completed` and the like.
+  await runtime.settled();
+  return result;
+}
+
+async function runCommand(
+  runtime: HankweaveRuntime,
+  input: RuntimeCommand,
+): Promise<CommandResult> {
   const parsed = clientCommandSchema.safeParse({ ...input, id: input.id ?? createEventId() });
   if (!parsed.success) {
     throw new RuntimeError(

@@ -165,6 +165,11 @@ export class HankweaveRuntime {
     await this.#exec?.lock.update(fields);
   }
 
+  /** Resolves once every event emitted so far is published (see `EventBus`). */
+  async settled(): Promise<void> {
+    await this.#exec?.context.bus.settled();
+  }
+
   /** Events of the journal, for `history.sync` and late subscribers. */
   history(): AsyncIterable<HankweaveEvent> {
     return this.context.journal.getAllEvents() as AsyncIterable<HankweaveEvent>;

@@ -173,6 +173,15 @@ export async function openExecution(
     opened.push(journal);
     const bus = new EventBus({
       sink: journal,
+      // Acknowledge after durable: no event is journaled or delivered before the state
+      // transitions applied before it are on disk.
+      barrier: {
+        isDurable: () => {
+          const stats = store.stats();
+          return stats.durable >= stats.applied;
+        },
+        flush: () => store.flush(),
+      },
       clock,
       onError: (error, what) => log.error(`${what} failed: ${(error as Error).message}`),
     });
