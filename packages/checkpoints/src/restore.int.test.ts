@@ -19,6 +19,36 @@ const exists = (x: Execution, path: string) => {
 
 describe('CheckpointEngine', () => {
   describe('restore()', () => {
+    it('deletes tracked files no checkpoint has yet when told they are tracked, and only those', async () => {
+      const x = makeExecution();
+      const engine = await x.open();
+      x.write('ledger/a.txt', 'a\n');
+      const v1 = await engine.checkpoint(input(['ledger/a.txt']));
+      // An attempt that crashed before its checkpoint: a new tracked file and an edit.
+      x.write('ledger/tally.txt', 'half a tally\n');
+      x.write('ledger/deep/new.txt', 'new\n');
+      x.write('ledger/a.txt', 'edited\n');
+      x.write('scratch.log', 'not tracked\n');
+
+      const result = await engine.restore(v1.sha, {
+        tracked: ['ledger/a.txt', 'ledger/deep/new.txt', 'ledger/tally.txt', 'ledger/gone.txt'],
+      });
+      expect(result).toEqual({
+        sha: v1.sha,
+        written: ['ledger/a.txt'],
+        deleted: ['ledger/deep/new.txt', 'ledger/tally.txt'],
+      });
+      expect(read(x, 'ledger/a.txt')).toBe('a\n');
+      expect(exists(x, 'ledger/tally.txt')).toBe(false);
+      expect(exists(x, 'ledger/deep')).toBe(false); // its emptied directory too
+      expect(read(x, 'scratch.log')).toBe('not tracked\n');
+      expect(x.git('status', '--porcelain')).toBe('');
+      await assertRepoMatchesGit(engine);
+      await expect(engine.restore(v1.sha, { tracked: ['../outside.txt'] })).rejects.toMatchObject({
+        code: 'CHECKPOINT_INVALID_PATH',
+      });
+    });
+
     it('makes tracked files match exactly, leaves untracked files and detaches HEAD', async () => {
       const x = makeExecution();
       const engine = await x.open();

@@ -109,6 +109,13 @@ export interface RestoreOptions {
    * checkpoint or restore. Every other tracked path is trusted to match the stat cache.
    */
   changed?: readonly string[];
+  /**
+   * The paths that match the tracked patterns now (the caller's resolver list). Those no
+   * checkpoint has yet, and the target does not have, are deleted too: work of an attempt that
+   * never reached its checkpoint (a crash, a stop) does not survive a rollback. Paths the target
+   * has are restored as usual; untracked files are never touched.
+   */
+  tracked?: readonly string[];
 }
 
 /** What {@link CheckpointEngine.restore} did. */

@@ -10,6 +10,13 @@ export {
   HANDLE_OPERATIONS,
 } from './testing/faulty-fs.js';
 export {
+  DEFAULT_FUZZ_SEED,
+  type FuzzSettings,
+  fuzzRuns,
+  fuzzSettings,
+  fuzzTimeout,
+} from './testing/fuzz-settings.js';
+export {
   type ChildExit,
   type ChildUnderTest,
   type SpawnChildOptions,

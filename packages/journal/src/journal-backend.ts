@@ -99,8 +99,10 @@ export interface JournalBackend {
    * what the backend's durability mode says (file: on disk for `fsync` and `batched`).
    * @throws {JournalError} JOURNAL_READ_ONLY when the backend is read-only.
    * @throws {JournalError} JOURNAL_CLOSED when `close()` was called.
-   * @throws {JournalError} JOURNAL_WRITE_FAILED when the events could not be written; none of them
-   *   is then visible to readers.
+   * @throws {JournalError} JOURNAL_WRITE_FAILED when the events could not be written (none of them
+   *   is then visible to readers, and the backend keeps working) or made durable (the file
+   *   backend's fsync failed: the events may or may not be in the file, and every later append is
+   *   refused with this code until the journal is reopened).
    */
   append(events: readonly HankweaveEvent[]): Promise<void>;
 

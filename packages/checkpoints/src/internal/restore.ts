@@ -5,7 +5,14 @@ import type { EngineContext } from './context.js';
 import type { DirInfo } from './index-file.js';
 import type { Stat } from './io.js';
 import { hashObject, MODE_EXEC, MODE_GITLINK, MODE_LINK, MODE_TREE } from './objects.js';
-import { compareCodePoints, forEachAncestor, parentOf, sortByBytes } from './paths.js';
+import {
+  assertRelativePath,
+  compareCodePoints,
+  forEachAncestor,
+  isInGitDir,
+  parentOf,
+  sortByBytes,
+} from './paths.js';
 import { forEachLimit } from './pool.js';
 import {
   type CacheEntry,
@@ -71,6 +78,13 @@ export async function restoreCheckpoint(
       plan.toDelete.push(change.path);
       plan.entries.delete(change.path);
     }
+  }
+  // Files that match the tracked patterns but that no checkpoint has yet (made by an attempt that
+  // crashed or was stopped before its checkpoint): the target lacks them, so they go too.
+  for (const path of options.tracked ?? []) {
+    assertRelativePath(path);
+    if (state.entries.has(path) || changedPaths.has(path) || isInGitDir(path)) continue;
+    if ((await io.lstatQuick(prefix + path)) !== undefined) plan.toDelete.push(path);
   }
   await forEachLimit(plan.toHash, ctx.concurrency, async ({ file, stat }) => {
     let oid: string | undefined;

@@ -24,6 +24,20 @@ const typeOf = (message: unknown): string => {
   return typeof type === 'string' ? type : '(none)';
 };
 
+/**
+ * Adds one to `counts[key]` as an own property: a type named `__proto__` or `constructor` is
+ * counted like any other instead of reading (or replacing) what the prototype holds.
+ */
+const countOwn = (counts: Record<string, number>, key: string): void => {
+  const previous = Object.hasOwn(counts, key) ? (counts[key] as number) : 0;
+  Object.defineProperty(counts, key, {
+    value: previous + 1,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+};
+
 const dataOf = (message: unknown): Record<string, unknown> | undefined => {
   const data = (message as { data?: unknown } | null)?.data;
   return typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : undefined;
@@ -94,8 +108,7 @@ export class WebSocketLogReader {
       corruptLines: this.#corruptLines,
     };
     for (const entry of this.#entries) {
-      const type = typeOf(entry.message);
-      statistics.messageTypes[type] = (statistics.messageTypes[type] ?? 0) + 1;
+      countOwn(statistics.messageTypes, typeOf(entry.message));
       statistics.byDirection[entry.direction] += 1;
       statistics.totalBytes += entry.metadata.size;
       statistics.bytesByDirection[entry.direction] += entry.metadata.size;

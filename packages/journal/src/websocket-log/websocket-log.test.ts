@@ -157,6 +157,26 @@ describe('WebSocketLogReader', () => {
     expect(reader.getStatistics().corruptLines).toBe(2);
   });
 
+  it('counts message types named like Object.prototype members (found by the fuzz tests)', async () => {
+    const dir = await hankweaveDir();
+    const writer = await createWebSocketLogWriter({ hankweaveDir: dir, now: () => at });
+    for (const type of ['__proto__', 'constructor', 'toString', '__proto__', 'ping']) {
+      writer.logIn({ type });
+    }
+    await writer.close();
+    const reader = new WebSocketLogReader(websocketLogPathOf(dir));
+    await reader.readLog();
+    const { messageTypes } = reader.getStatistics();
+    // Before: `__proto__` was lost and `constructor` counted as "function Object() {...}1".
+    expect(Object.entries(messageTypes).sort()).toEqual([
+      ['__proto__', 2],
+      ['constructor', 1],
+      ['ping', 1],
+      ['toString', 1],
+    ]);
+    expect(Object.getPrototypeOf(messageTypes)).toBe(Object.prototype);
+  });
+
   it('fails with JOURNAL_READ_FAILED when the log does not exist', async () => {
     const reader = new WebSocketLogReader(join(await hankweaveDir(), 'missing.log'));
     await expect(reader.readLog()).rejects.toMatchObject({ code: 'JOURNAL_READ_FAILED' });

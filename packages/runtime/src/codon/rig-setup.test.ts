@@ -1,4 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rigOperationSchema } from '@hankweave/types';
@@ -18,6 +26,27 @@ beforeEach(() => {
 const ops = (list: unknown[]) => list.map((op) => rigOperationSchema.parse(op));
 
 describe('runRigSetup()', () => {
+  it("never copies into the data link: the user's data behind it stays untouched", async () => {
+    const data = mkdtempSync(join(tmpdir(), 'rig-user-data-'));
+    writeFileSync(join(data, 'precious.txt'), 'mine');
+    symlinkSync(data, join(agentRoot, 'read_only_data_source'));
+    for (const to of [
+      'read_only_data_source',
+      'read_only_data_source/x',
+      './read_only_data_source/',
+    ]) {
+      const result = await runRigSetup({
+        operations: ops([{ type: 'copy', copy: { from: 'templates/report', to } }]),
+        hankDir,
+        agentRoot,
+        env: process.env,
+      });
+      expect(result.fatal?.message).toMatch(/the user's data/);
+    }
+    expect(readdirSync(data)).toEqual(['precious.txt']);
+    expect(readFileSync(join(data, 'precious.txt'), 'utf8')).toBe('mine');
+  });
+
   it('copies, replaces the target, and runs commands in the last copy target', async () => {
     mkdirSync(join(agentRoot, 'report'));
     writeFileSync(join(agentRoot, 'report/stale.md'), 'old');

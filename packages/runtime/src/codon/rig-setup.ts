@@ -4,6 +4,7 @@ import { cp, mkdir, rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { relativeInside } from '@hankweave/durable-io';
 import type { RigOperation } from '@hankweave/types';
+import { DATA_LINK_NAME } from '../execution/layout.js';
 
 /** How one rig operation ended. */
 export interface RigOperationResult {
@@ -90,8 +91,16 @@ async function copyOperation(
   const source = resolve(options.hankDir, copy.from);
   const target = resolve(options.agentRoot, copy.to);
   // Strictly inside: the root itself ('') is refused too.
-  if (!relativeInside(options.agentRoot, target)) {
+  const inside = relativeInside(options.agentRoot, target);
+  if (!inside) {
     return { ok: false, message: `copy target "${copy.to}" must be inside agentRoot` };
+  }
+  // The data link is the user's data: removing and copying there would go through the link.
+  if (inside === DATA_LINK_NAME || inside.startsWith(`${DATA_LINK_NAME}/`)) {
+    return {
+      ok: false,
+      message: `copy target "${copy.to}" is inside ${DATA_LINK_NAME}, the user's data, which a rig never writes; copy somewhere else in agentRoot`,
+    };
   }
   if (!existsSync(source)) return { ok: false, message: `copy source ${source} does not exist` };
   try {

@@ -102,6 +102,30 @@ describe('EventBus with a durability barrier', () => {
     expect(stored).toEqual(['before', 'completed', 'after']);
   });
 
+  it('settles on the events emitted before the call, not on later ones', async () => {
+    const state = manualBarrier();
+    const bus = new EventBus({ barrier: state.barrier });
+    const seen: string[] = [];
+    bus.subscribe((event) => seen.push((event.data as { message: string }).message));
+    state.applyTransition();
+    bus.emit('info', { message: 'first' });
+    const settled = bus.settled();
+    let done = false;
+    void settled.then(() => {
+      done = true;
+    });
+    state.save();
+    // A stream of new events behind a state that keeps changing: settled() does not wait for it.
+    state.applyTransition();
+    bus.emit('info', { message: 'second' });
+    await settled;
+    expect(done).toBe(true);
+    expect(seen).toEqual(['first']);
+    state.save();
+    await bus.drain();
+    expect(seen).toEqual(['first', 'second']);
+  });
+
   it('reports a failed save and still publishes, so a run is never wedged', async () => {
     const errors: string[] = [];
     const bus = new EventBus({

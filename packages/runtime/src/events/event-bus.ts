@@ -47,6 +47,10 @@ export class EventBus {
   /** Events emitted while the state was not yet durable, waiting in emit order. */
   readonly #waiting: HankweaveEvent[] = [];
   #releasing: Promise<void> | undefined;
+  /** Events emitted and published so far: `settled()` waits for a watermark, not for silence. */
+  #emitted = 0;
+  #published = 0;
+  readonly #watermarks: { count: number; resolve(): void }[] = [];
 
   constructor(
     options: {
@@ -74,6 +78,7 @@ export class EventBus {
       timestamp: this.#clock().toISOString(),
       data,
     } as HankweaveEvent<T>;
+    this.#emitted++;
     if (this.#waiting.length === 0 && (this.#barrier?.isDurable() ?? true)) this.#publish(event);
     else {
       this.#waiting.push(event);
@@ -101,6 +106,7 @@ export class EventBus {
   }
 
   #publish(event: HankweaveEvent): void {
+    this.#published++;
     if (isJournaledEvent(event) && this.#sink) {
       // The journal keeps the order of concurrent appends itself; awaiting each append before
       // starting the next would cap throughput at one durable batch per event.
@@ -122,6 +128,9 @@ export class EventBus {
         this.#onError(error, `listener of ${event.type}`);
       }
     }
+    while (this.#watermarks[0] && this.#watermarks[0].count <= this.#published) {
+      this.#watermarks.shift()?.resolve();
+    }
   }
 
   /** Adds a listener; returns the function that removes it. */
@@ -130,9 +139,13 @@ export class EventBus {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Resolves when every event emitted so far is published (delivered; its append started). */
-  async settled(): Promise<void> {
-    while (this.#releasing) await this.#releasing;
+  /**
+   * Resolves when every event emitted before the call is published (delivered, its append
+   * started); events emitted later, e.g. by an agent that keeps streaming, are not waited for.
+   */
+  settled(): Promise<void> {
+    if (this.#published >= this.#emitted) return Promise.resolve();
+    return new Promise((resolve) => this.#watermarks.push({ count: this.#emitted, resolve }));
   }
 
   /** Resolves when every event emitted so far is published and in the journal. */

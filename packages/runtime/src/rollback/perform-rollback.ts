@@ -4,6 +4,8 @@ import { relativeInside } from '@hankweave/durable-io';
 import { currentRun, executionThread } from '@hankweave/state';
 import type { CodonExecution } from '@hankweave/types';
 import type { CheckpointHint } from '../codon/checkpoint-hint.js';
+import { patternsUpTo, resolveTracked } from '../codon/tracked-files.js';
+import { DATA_LINK_NAME } from '../execution/layout.js';
 import { entryCodon } from '../plan/planner.js';
 import { endRun, startRun } from '../runtime/runs.js';
 import { emit, type RuntimeContext } from '../runtime/runtime-context.js';
@@ -62,7 +64,11 @@ export async function performRollback(
     totalSteps,
     message: 'Applying final checkpoint',
   });
-  const restored = await context.engine.restore(target.sha);
+  // What the tracked patterns match now, as of the newest codon: files an attempt made before it
+  // crashed or was stopped (so no checkpoint has them) are undone with the rest.
+  const newest = thread.codons[0]?.codon.codonId ?? null;
+  const tracked = resolveTracked(context, patternsUpTo(state.executionPlan, newest));
+  const restored = await context.engine.restore(target.sha, { tracked });
   hint.invalidate();
   context.scanner.reset();
   emit(context, 'rollback.codonCheckpoint', {
@@ -131,8 +137,10 @@ async function cleanRig(context: RuntimeContext, codonId: string): Promise<void>
   });
   const failedCleanups: { directory: string; error: string }[] = [];
   for (const directory of directories) {
-    // Only paths strictly inside agentRoot: never the root itself, never outside it.
-    if (!relativeInside(context.layout.agentRoot, directory)) continue;
+    // Only paths strictly inside agentRoot: never the root itself, never outside it, never the
+    // user's data behind the data link.
+    const inside = relativeInside(context.layout.agentRoot, directory);
+    if (!inside || inside === DATA_LINK_NAME || inside.startsWith(`${DATA_LINK_NAME}/`)) continue;
     const path = resolve(context.layout.agentRoot, directory);
     try {
       await rm(path, { recursive: true, force: true });

@@ -240,10 +240,21 @@ export class HankweaveRuntime {
    * Starts a codon (`codon.start`), the next one (`codon.next`), or re-runs one (`codon.redo`);
    * without autostart only that codon runs.
    *
-   * @throws {RuntimeError} the refusals of {@link admit} for `codon.start`.
+   * @throws {RuntimeError} RUNTIME_UNKNOWN_CODON for a codon not in the plan, and the refusals of
+   *   {@link admit} for `codon.start`.
    */
   startCodon(request: DriveRequest): void {
     this.admit('codon.start');
+    if (
+      request.codonId !== undefined &&
+      !this.context.store.state.executionPlan.some((entry) => entry.codonId === request.codonId)
+    ) {
+      throw new RuntimeError(
+        'RUNTIME_UNKNOWN_CODON',
+        `Codon ${request.codonId} is not in the plan; use a runtime id from state.json's executionPlan (loop codons look like review#0)`,
+        { details: { codonId: request.codonId } },
+      );
+    }
     this.#launch({ ...request, single: request.single ?? !this.settings.autostart });
   }
 
@@ -255,11 +266,12 @@ export class HankweaveRuntime {
   #launch(request: DriveRequest): void {
     this.#phase = 'driving';
     this.#drive = this.#driveCodons(request)
-      .catch(async (error) => {
+      .catch((error) => {
         reportError(this.context, `The runtime failed: ${(error as Error).stack ?? error}`, {
           severity: 'fatal',
         });
-        await this.shutdown('error');
+        // Not awaited: the shutdown waits for this very drive to end.
+        void this.shutdown('error');
       })
       .finally(() => {
         this.#drive = undefined;
@@ -498,6 +510,7 @@ export class HankweaveRuntime {
     const starting = this.#phase === 'starting' ? this.#startup : undefined;
     this.#phase = 'stopping';
     this.#stopSignal.abort();
+    this.#exec?.abandon();
     this.#active?.control.abandon();
     if (starting) return starting.catch(() => undefined).then(() => this.#close('force'));
     return this.#close('force');

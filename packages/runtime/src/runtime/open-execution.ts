@@ -111,6 +111,8 @@ export interface OpenExecution {
   context: RuntimeContext;
   lock: RuntimeLockHandle;
   created: boolean;
+  /** Aborts `context.abandoned`: a forced shutdown, after which nothing more is recorded. */
+  abandon(): void;
 }
 
 /**
@@ -186,6 +188,7 @@ export async function openExecution(
       onError: (error, what) => log.error(`${what} failed: ${(error as Error).message}`),
     });
     const resolver = new UnifiedFileResolver();
+    const abandonment = new AbortController();
     let context: RuntimeContext | undefined;
     // Sentinels see every event of the bus (they drop sentinel events themselves) and report
     // their counters, which become SentinelStatesUpdated on the codon they watch.
@@ -198,7 +201,9 @@ export async function openExecution(
           ...settings.env,
           ...(settings.anthropicBaseUrl ? { ANTHROPIC_BASE_URL: settings.anthropicBaseUrl } : {}),
         },
-        emit: (type, data) => bus.emit(type, data as never),
+        emit: (type, data) => {
+          if (!abandonment.signal.aborted) bus.emit(type, data as never);
+        },
         models,
         onStatesChanged: (states, totalCost) =>
           context && recordSentinelStates(context, states, totalCost),
@@ -225,10 +230,11 @@ export async function openExecution(
       models,
       clock,
       startedAt: Date.now(),
+      abandoned: abandonment.signal,
     };
     const sentinels = context.sentinels;
     bus.subscribe((event) => sentinels.observe(event));
-    return { context, lock, created: prepared.created };
+    return { context, lock, created: prepared.created, abandon: () => abandonment.abort() };
   } catch (error) {
     for (const resource of opened.reverse()) await resource.close().catch(() => {});
     throw error;

@@ -3,14 +3,15 @@ import type { ChangeScanner, UnifiedFileResolver } from '@hankweave/files';
 import type { AgentHarness } from '@hankweave/harness';
 import type { EventJournal } from '@hankweave/journal';
 import { currentRun, runCost, type StateStore, totalCost } from '@hankweave/state';
-import type {
-  EventData,
-  HankConfig,
-  HankweaveEvent,
-  HankweaveState,
-  JournaledEventType,
-  ModelCatalog,
-  StateTransition,
+import {
+  createEventId,
+  type EventData,
+  type HankConfig,
+  type HankweaveEvent,
+  type HankweaveState,
+  type JournaledEventType,
+  type ModelCatalog,
+  type StateTransition,
 } from '@hankweave/types';
 import type { EventBus } from '../events/event-bus.js';
 import type { RuntimeLogger } from '../events/server-log.js';
@@ -52,6 +53,12 @@ export interface RuntimeContext {
   readonly models: ModelCatalog;
   readonly clock: () => Date;
   readonly startedAt: number;
+  /**
+   * Aborted by a forced shutdown (reference §5.8 `forceShutdown`: no checkpoints, no transitions):
+   * from then on the runtime records and announces nothing more, so a codon that is still winding
+   * down cannot write into closed stores. The next start finds its run crashed and recovers.
+   */
+  readonly abandoned: AbortSignal;
 }
 
 /**
@@ -61,6 +68,7 @@ export interface RuntimeContext {
  * @throws {StateError} when the reducer refuses it; nothing is emitted then.
  */
 export function transition(context: RuntimeContext, change: StateTransition): HankweaveState {
+  if (context.abandoned.aborted) return context.store.state;
   const state = context.store.apply(change);
   const data = change.data as { runId?: string; codonId?: string };
   const run = currentRun(state);
@@ -85,13 +93,22 @@ export function emit<T extends JournaledEventType>(
   type: T,
   data: EventData<T>,
 ): HankweaveEvent<T> {
+  if (context.abandoned.aborted) {
+    // Nothing is published after a forced shutdown; the caller still gets its event object.
+    return {
+      id: createEventId(),
+      type,
+      timestamp: context.clock().toISOString(),
+      data,
+    } as HankweaveEvent<T>;
+  }
   return context.bus.emit(type, data);
 }
 
 /** Emits an `info` event and logs it. */
 export function info(context: RuntimeContext, message: string): void {
   context.log.info(message);
-  context.bus.emit('info', { message });
+  emit(context, 'info', { message });
 }
 
 /** Emits an `error` event and logs it. */
@@ -105,8 +122,13 @@ export function reportError(
     context?: unknown;
   },
 ): void {
+  if (context.abandoned.aborted) {
+    // What a codon abandoned by a forced shutdown runs into (closed stores) is not news.
+    context.log.debug(`After the forced shutdown: ${message}`);
+    return;
+  }
   context.log.error(message);
-  context.bus.emit('error', {
+  emit(context, 'error', {
     message,
     fatal: options.severity === 'fatal',
     severity: options.severity,

@@ -19,8 +19,8 @@ const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
 export interface SessionHost {
   readonly runtime: HankweaveRuntime;
   readonly options: ResolvedServerOptions;
-  /** Logs a message in or out to websocket.log (never throws). */
-  logIn(message: unknown): void;
+  /** Logs a message in (parsed, with its `raw` text) or out to websocket.log (never throws). */
+  logIn(message: unknown, raw?: string): void;
   logOut(message: unknown): void;
   /** The `server.ready` payload. */
   serverReady(): EventData<'server.ready'>;
@@ -99,14 +99,22 @@ export class ClientSession {
     this.#state = 'syncing';
   }
 
-  /** Sends the held broadcasts, except those the handshake already carried, and goes live. */
-  goLive(alreadySent: ReadonlySet<string>): void {
+  /** How many broadcasts are held while the handshake reads the journal. */
+  get held(): number {
+    return this.#pendingLive.length;
+  }
+
+  /**
+   * Sends the held broadcasts, except those the journal held when the handshake read it
+   * (`alreadyRead`), and goes live.
+   */
+  goLive(alreadyRead: ReadonlySet<string>): void {
     if (this.#state !== 'syncing') return;
     const pending = this.#pendingLive;
     this.#pendingLive = [];
     this.#state = 'live';
     for (const { event, payload } of pending) {
-      if (!alreadySent.has(event.id)) this.sendPayload(payload);
+      if (!alreadyRead.has(event.id)) this.sendPayload(payload);
     }
   }
 
@@ -220,17 +228,37 @@ export class ClientSession {
       this.sendError('INVALID_JSON', 'Invalid command format: the message is not JSON');
       return;
     }
-    this.host.logIn(redactToken(message));
-    if (!isCommandShaped(message)) {
+    this.host.logIn(redactToken(message), text);
+    if (!isObject(message)) {
       this.sendError('INVALID_COMMAND', 'Invalid command format: expected {id, type, data?}');
       return;
     }
-    if (message.type === 'handshake') {
-      if (this.#state === 'awaiting-handshake') await performHandshake(this, message);
-      else this.sendError('ALREADY_HANDSHAKEN', 'This connection already has a handshake');
+    const context = contextOf(message);
+    if (typeof message.type !== 'string') {
+      this.sendError(
+        'INVALID_COMMAND',
+        'Invalid command format: expected {id, type, data?} with a string type',
+        context,
+      );
       return;
     }
-    await handleCommand(this, message);
+    if (message.type === 'handshake') {
+      // The handshake is not a command: its id is optional (reference §3.1).
+      if (this.#state === 'awaiting-handshake') await performHandshake(this, message, context);
+      else this.sendError('ALREADY_HANDSHAKEN', 'This connection already has a handshake', context);
+      return;
+    }
+    if (context.commandId === undefined) {
+      // Checked before anything else looks at the command: without an id a client cannot match
+      // the answer to it, so it must not run (the in-process API may leave it out, the wire not).
+      this.sendError(
+        'INVALID_COMMAND',
+        `Invalid command: a command needs a string id (a non-empty string); ${context.commandType} was not run`,
+        context,
+      );
+      return;
+    }
+    await handleCommand(this, { ...message, type: message.type, id: context.commandId }, context);
   }
 
   #closed(): void {
@@ -248,21 +276,34 @@ export class ClientSession {
   }
 }
 
-/** `{type: string, id?: string}` at least; the rest is the schemas' job. */
-export function isCommandShaped(
-  value: unknown,
-): value is { type: string; id?: unknown; data?: unknown } {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    typeof (value as { type?: unknown }).type === 'string'
-  );
+/** A JSON object (not an array): the least a command or a handshake must be. */
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** How much of an unknown `type` an error event repeats. */
+const MAX_ECHOED_TYPE = 100;
+
+/**
+ * The error context of a message: its id when it is a valid one (a non-empty string) and its
+ * type when it is a string, so a client can match the answer to what it sent.
+ */
+function contextOf(message: Record<string, unknown>): ErrorContext {
+  const context: ErrorContext = {};
+  if (isCommandId(message.id)) context.commandId = message.id;
+  if (typeof message.type === 'string')
+    context.commandType = message.type.slice(0, MAX_ECHOED_TYPE);
+  return context;
+}
+
+/** What the wire accepts as a command id: a non-empty string (the schema's `id`). */
+function isCommandId(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0;
 }
 
 /** The handshake's token must not end up in websocket.log (a file any local tool may read). */
 function redactToken(message: unknown): unknown {
-  if (!isCommandShaped(message) || message.type !== 'handshake') return message;
+  if (!isObject(message) || message.type !== 'handshake') return message;
   const data = message.data as { token?: unknown } | null | undefined;
   if (typeof data !== 'object' || data === null || typeof data.token !== 'string') return message;
   return { ...message, data: { ...data, token: '[redacted]' } };

@@ -186,7 +186,8 @@ export async function connectHankweave(
     waitFor,
     sendRaw: (text) => socket.send(text),
     async send(command) {
-      const id = command.id ?? `cmd_${++sequence}`;
+      // Every command carries an id (the server refuses one without); an empty one would be refused.
+      const id = command.id || `cmd_${++sequence}`;
       const pingId = `ack_${++sequence}`;
       let error: HankweaveEvent<'error'> | undefined;
       const off = on((event) => {

@@ -7,6 +7,13 @@ export const CLOSE_CODES = {
   NORMAL: 1000,
   /** The server is closing: `close()` was called or the runtime finished. */
   GOING_AWAY: 1001,
+  /**
+   * A frame broke RFC 6455: unmasked, a reserved opcode or RSV bit, a continuation without a
+   * start, a control frame over 125 bytes (sent by `ws` itself).
+   */
+  PROTOCOL_ERROR: 1002,
+  /** A text frame that is not valid UTF-8 (sent by `ws` itself). */
+  INVALID_PAYLOAD: 1007,
   /** A message was larger than `maxMessageBytes` (sent by `ws` itself). */
   MESSAGE_TOO_BIG: 1009,
   /** The handshake carried no token, or a wrong one (and none was given at the upgrade). */

@@ -4,7 +4,9 @@ import {
   type ClientCommandType,
   READ_ONLY_COMMAND_TYPES,
 } from '@hankweave/types';
+import { RuntimeError } from '../errors.js';
 import { dispatchCommand, type RuntimeCommand } from '../runtime/dispatch-command.js';
+import type { HankweaveRuntime } from '../runtime/hankweave-runtime.js';
 import type { ClientSession } from './client-session.js';
 import { streamHistory } from './history-sync.js';
 import { type ErrorContext, targetedEvent, wireErrorOf } from './wire.js';
@@ -13,17 +15,17 @@ const COMMAND_TYPES = new Set<string>(CLIENT_COMMAND_TYPES);
 const READ_ONLY = new Set<string>(READ_ONLY_COMMAND_TYPES);
 
 /**
- * Runs one command of a handshaken client. The guards that depend on the connection (handshake,
+ * Runs one command of a client (the session has checked that it is an object with a string `type`
+ * and a string `id`; `context` names both). The guards that depend on the connection (handshake,
  * mode) live here; everything else, payload validation and the runtime's own guards included, is
  * `dispatchCommand`'s, the one implementation the in-process API uses too. Only the delivery of
  * `pong` and `history.batch`, which the runtime cannot address, is done here.
  */
 export async function handleCommand(
   session: ClientSession,
-  message: { type: string; id?: unknown; data?: unknown },
+  message: { type: string; id: string; data?: unknown },
+  context: ErrorContext,
 ): Promise<void> {
-  const context: ErrorContext = { commandType: message.type };
-  if (typeof message.id === 'string') context.commandId = message.id;
   if (session.state === 'awaiting-handshake') {
     session.sendError('HANDSHAKE_REQUIRED', 'Handshake required before sending commands', context);
     return;
@@ -49,7 +51,7 @@ export async function handleCommand(
   try {
     result = await dispatchCommand(session.host.runtime, message as RuntimeCommand);
   } catch (error) {
-    const { code, message: text } = wireErrorOf(error);
+    const { code, message: text } = failureOf(session.host.runtime, error, type);
     session.sendError(code, text, context);
     return;
   }
@@ -78,8 +80,28 @@ export async function handleCommand(
         },
       );
     } catch (error) {
-      const { code, message: text } = wireErrorOf(error);
+      const { code, message: text } = failureOf(session.host.runtime, error, type);
       session.sendError(code, text, context);
     }
   }
+}
+
+/**
+ * The wire error of a command that failed. A read that meets a store the shutdown has just closed
+ * (`JOURNAL_CLOSED`, the state store's "is closed", ...) gets `RUNTIME_SHUTTING_DOWN`, as a
+ * changing command does: one code tells the client the runtime is going away. The runtime's own
+ * answers (bad payload, refusals) keep their code.
+ */
+function failureOf(
+  runtime: HankweaveRuntime,
+  error: unknown,
+  type: ClientCommandType,
+): { code: string; message: string } {
+  const failure = wireErrorOf(error);
+  const stopping = runtime.phase === 'stopping' || runtime.phase === 'closed';
+  if (!stopping || RuntimeError.is(error)) return failure;
+  return {
+    code: 'RUNTIME_SHUTTING_DOWN',
+    message: `Cannot complete ${type}: the runtime is shutting down (${failure.message})`,
+  };
 }

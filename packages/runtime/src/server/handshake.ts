@@ -2,7 +2,7 @@ import { createEventId, handshakeSchema } from '@hankweave/types';
 import type { ClientSession } from './client-session.js';
 import { CLOSE_CODES } from './codes.js';
 import { tokenMatches } from './upgrade-guard.js';
-import { targetedEvent, wireErrorOf } from './wire.js';
+import { type ErrorContext, targetedEvent, wireErrorOf } from './wire.js';
 
 /** How many journaled events `sendPreviousEvents` replays (reference §3.1). */
 export const HANDSHAKE_HISTORY_LIMIT = 50;
@@ -11,14 +11,20 @@ export const HANDSHAKE_HISTORY_LIMIT = 50;
  * Runs the handshake (reference §3.1, plus the token): replies `handshake.response` (with the last
  * 50 journaled events when asked), then `server.ready`, then `server.idle {reason: 'startup'}`
  * when the runtime waits for commands. Broadcasts emitted meanwhile are held and sent afterwards,
- * minus those already in `eventHistory`, so the client sees no gap and no duplicate.
+ * minus those the journal already held when it was read (counted in `totalEvents`, and in
+ * `eventHistory` when they are among the newest 50), so the client sees no gap and no duplicate.
  */
-export async function performHandshake(session: ClientSession, message: unknown): Promise<void> {
+export async function performHandshake(
+  session: ClientSession,
+  message: unknown,
+  context: ErrorContext = {},
+): Promise<void> {
   const parsed = handshakeSchema.safeParse(message);
   if (!parsed.success) {
     session.sendError(
       'HANDSHAKE_INVALID',
       `Invalid handshake: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(handshake)'}: ${issue.message}`).join('; ')}`,
+      context,
     );
     return;
   }
@@ -33,22 +39,28 @@ export async function performHandshake(session: ClientSession, message: unknown)
       token === undefined
         ? 'A token is required (see .hankweave/runtime.lock)'
         : 'Wrong token (see .hankweave/runtime.lock)',
+      context,
     );
     session.close(CLOSE_CODES.UNAUTHORIZED, 'Unauthorized');
     return;
   }
   session.beginSync(mode);
-  let seen = new Set<string>();
+  let inJournal = new Set<string>();
   try {
     const { journal, bus } = runtime.context;
     // Events emitted before this point may still be on their way to the journal.
     await bus.drain();
-    const recent = sendPreviousEvents
-      ? await journal.getMostRecentEvents(HANDSHAKE_HISTORY_LIMIT)
-      : undefined;
-    const totalEvents = recent?.totalEvents ?? (await journal.getTotalEvents());
-    const eventHistory = recent?.events ?? [];
-    seen = new Set(eventHistory.map((event) => event.id));
+    // Broadcasts are held from `beginSync` on, and some of them are in the journal by the time it
+    // is read: one read gives the total and the newest events, so the held events it covers are
+    // recognised by id and not sent again. Live events then begin exactly after `totalEvents`.
+    const window = () =>
+      Math.max(sendPreviousEvents ? HANDSHAKE_HISTORY_LIMIT : 0, session.held + 16);
+    let recent = await journal.getMostRecentEvents(window());
+    for (let read = 1; read < 4 && recent.hasMore && session.held >= recent.events.length; read++)
+      recent = await journal.getMostRecentEvents(window());
+    const { totalEvents } = recent;
+    const eventHistory = sendPreviousEvents ? recent.events.slice(-HANDSHAKE_HISTORY_LIMIT) : [];
+    inJournal = new Set(recent.events.map((event) => event.id));
     session.send({
       id: createEventId(),
       timestamp: new Date().toISOString(),
@@ -71,5 +83,5 @@ export async function performHandshake(session: ClientSession, message: unknown)
     session.close(CLOSE_CODES.GOING_AWAY, 'The runtime has finished');
     return;
   }
-  session.goLive(seen);
+  session.goLive(inJournal);
 }

@@ -290,8 +290,16 @@ describe('startWebSocketServer()', () => {
   describe('catching up', () => {
     it('lets a client that joins mid-run rebuild the journal from handshake, live events and history.sync', async () => {
       const turns = Array.from({ length: 8 }, (_, index) => ({ text: `turn ${index}` }));
+      // b keeps running after its turns until skipped, so the late client surely joins mid-run
+      // (with a fixed length, b could end before the client connected on a busy machine).
       const world = await served(
-        { lineDelayMs: 5, script: { scenario: { turns } } },
+        {
+          lineDelayMs: 5,
+          script: (codonId) => ({
+            scenario: { turns },
+            ...(codonId === 'b' ? { hang: true } : {}),
+          }),
+        },
         { historyBatchBytes: 2048 },
       );
       const driver = await world.connect();
@@ -304,6 +312,7 @@ describe('startWebSocketServer()', () => {
       // Joins while b runs.
       const late = await world.connect({ mode: 'readonly', sendPreviousEvents: true });
       const history = await late.historySync();
+      expect(await driver.send({ type: 'codon.skip' })).toBeUndefined();
       await late.until(idle('codon-completed'));
       from = driver.seen.length;
       await driver.send({ type: 'codon.next' });

@@ -53,13 +53,22 @@ export async function startWebSocketServer(
   }
   const writer = await createWebSocketLogWriter({ path: context.layout.websocketLog });
   let logOpen = true;
-  const log = (direction: 'in' | 'out', message: unknown) => {
+  const log = (direction: 'in' | 'out', message: unknown, raw?: string) => {
     if (!logOpen) return;
+    const write = direction === 'in' ? writer.logIn.bind(writer) : writer.logOut.bind(writer);
     try {
-      if (direction === 'in') writer.logIn(message);
-      else writer.logOut(message);
+      write(message);
     } catch {
-      // A debugging log must never break the protocol.
+      // A debugging log must never break the protocol. A message JSON cannot serialise again
+      // (nested deeper than the stack) is noted by its size, never dropped silently.
+      try {
+        write({
+          unloggable: 'too deeply nested to serialise',
+          ...(raw !== undefined ? { bytes: Buffer.byteLength(raw) } : {}),
+        });
+      } catch {
+        // The log is closed or failing: nothing more to do.
+      }
     }
   };
 
@@ -70,7 +79,7 @@ export async function startWebSocketServer(
   const host: SessionHost = {
     runtime,
     options: resolved,
-    logIn: (message) => log('in', message),
+    logIn: (message, raw) => log('in', message, raw),
     logOut: (message) => log('out', message),
     serverReady: (): EventData<'server.ready'> => ({
       serverVersion: resolved.serverVersion,

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { dirname } from 'node:path';
 import { type Fs, hasErrno, ignoreMissing, nodeFs, syncDirectory } from '@hankweave/durable-io';
 import type { RuntimeLock } from '@hankweave/types';
-import { StateError, stateError } from '../errors.js';
+import { stateError } from '../errors.js';
 import { type IsPidAlive, processWarningLogger, type StateIoOptions } from '../options.js';
 import { statePaths } from '../paths.js';
 import {
+  asLockError,
   type LockOnDisk,
   lockHolderStatus,
   readLockFile,
@@ -48,18 +49,34 @@ export interface AcquireRuntimeLockOptions extends StateIoOptions {
 // the lock exists (link never replaces, like O_EXCL); `wx` is the fallback where the file system
 // has no hard links (the file then exists briefly while being written). The directory fsync at
 // the end makes the new name durable before the acquisition resolves: a power loss cannot take
-// away a lock this process already acts on.
+// away a lock this process already acts on. When a step after the lock appeared fails, the lock
+// is removed again: held by nobody, with this live pid in it, it would keep every server out
+// (this one's retry included) until the process exits.
 const createExclusive = async (fs: Fs, path: string, temp: string, text: string): Promise<void> => {
   await writePrivateFile(fs, temp, text, { exclusive: false, sync: true });
+  let created = false;
   try {
-    await fs.link(temp, path);
-  } catch (error) {
-    if (hasErrno(error, 'EEXIST')) throw error;
-    await writePrivateFile(fs, path, text, { exclusive: true, sync: true });
-  } finally {
+    try {
+      await fs.link(temp, path);
+      created = true;
+    } catch (error) {
+      if (hasErrno(error, 'EEXIST')) throw error;
+      const handle = await fs.open(path, 'wx', 0o600);
+      created = true;
+      try {
+        await handle.writeFile(text);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    }
     await ignoreMissing(fs.unlink(temp));
+    await syncDirectory(dirname(path), { fs });
+  } catch (error) {
+    if (created) await ignoreMissing(fs.unlink(path)).catch(() => undefined);
+    await ignoreMissing(fs.unlink(temp)).catch(() => undefined);
+    throw error;
   }
-  await syncDirectory(dirname(path), { fs });
 };
 
 /**
@@ -178,13 +195,7 @@ export const acquireRuntimeLock = async (
       await removeStaleLock(fs, path, onDisk, now, alive);
     }
   } catch (error) {
-    if (StateError.is(error)) throw error;
-    throw stateError(
-      'STATE_LOCK_FAILED',
-      `Cannot write ${path}: ${String(error)}`,
-      { path },
-      error,
-    );
+    throw asLockError(error, path, 'write');
   }
   throw stateError(
     'STATE_LOCK_FAILED',
@@ -196,9 +207,16 @@ export const acquireRuntimeLock = async (
 /**
  * Reads `runtime.lock` without taking it, for tools that ask "is a server running here?".
  * Resolves undefined when there is no lock or it does not parse.
+ * @throws {StateError} STATE_LOCK_FAILED when the file exists but cannot be read.
  */
 export const readRuntimeLock = async (
   hankweaveDir: string,
   options: { fs?: Fs } = {},
-): Promise<RuntimeLock | undefined> =>
-  (await readLockFile(options.fs ?? nodeFs, statePaths(hankweaveDir).lock))?.lock;
+): Promise<RuntimeLock | undefined> => {
+  const path = statePaths(hankweaveDir).lock;
+  try {
+    return (await readLockFile(options.fs ?? nodeFs, path))?.lock;
+  } catch (error) {
+    throw asLockError(error, path, 'read');
+  }
+};

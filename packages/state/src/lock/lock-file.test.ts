@@ -1,4 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { cleanupTempDirs, makeTempDir } from '@hankweave/durable-io/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readRuntimeLock } from './acquire-runtime-lock.js';
 import { type LockOnDisk, lockHolderStatus } from './lock-file.js';
 import { isPidAlive } from './pid.js';
 
@@ -74,4 +78,26 @@ describe('isPidAlive() with zombies', () => {
       }
     },
   );
+});
+
+describe('readRuntimeLock() on hostile files (found by the fuzz tests)', () => {
+  afterEach(cleanupTempDirs);
+
+  it('reads a bare pid of old runtimes only when it is a safe integer', async () => {
+    const { path } = await makeTempDir('state-lock-');
+    await writeFile(join(path, 'runtime.lock'), '4242');
+    expect(await readRuntimeLock(path)).toMatchObject({ pid: 4242, runId: null });
+    // Before: returned {pid: -9007199254740992}, which the lock schema refuses.
+    await writeFile(join(path, 'runtime.lock'), '-9007199254740992');
+    expect(await readRuntimeLock(path)).toBeUndefined();
+  });
+
+  it('fails with STATE_LOCK_FAILED, not a bare EISDIR, when runtime.lock cannot be read', async () => {
+    const { path } = await makeTempDir('state-lock-');
+    await mkdir(join(path, 'runtime.lock'));
+    await expect(readRuntimeLock(path)).rejects.toMatchObject({
+      code: 'STATE_LOCK_FAILED',
+      details: { code: 'EISDIR' },
+    });
+  });
 });

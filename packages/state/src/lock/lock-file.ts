@@ -1,5 +1,6 @@
-import { type Fs, isMissing } from '@hankweave/durable-io';
+import { errnoCode, type Fs, isMissing } from '@hankweave/durable-io';
 import { type RuntimeLock, runtimeLockSchema } from '@hankweave/types';
+import { StateError, stateError } from '../errors.js';
 import type { IsPidAlive } from '../options.js';
 
 /** What a lock on disk says about its holder. */
@@ -12,6 +13,20 @@ export interface LockOnDisk {
   lock?: RuntimeLock;
   mtimeMs: number;
 }
+
+/**
+ * `error` as a StateError: ours as they are, anything else (an I/O error) as STATE_LOCK_FAILED,
+ * so that no lock operation fails with a bare `EIO` or `EISDIR`.
+ */
+export const asLockError = (error: unknown, path: string, doing: string): StateError =>
+  StateError.is(error)
+    ? error
+    : stateError(
+        'STATE_LOCK_FAILED',
+        `Cannot ${doing} ${path}: ${error instanceof Error ? error.message : String(error)}`,
+        { path, code: errnoCode(error) ?? null },
+        error,
+      );
 
 /** Reads the lock file; undefined when there is none. */
 export const readLockFile = async (fs: Fs, path: string): Promise<LockOnDisk | undefined> => {
@@ -35,10 +50,11 @@ const parseLock = (text: string, mtimeMs: number): RuntimeLock | undefined => {
     return undefined;
   }
   // Old runtimes wrote a bare pid; read it as a lock whose heartbeat is the file's mtime.
-  if (typeof data === 'number' && Number.isInteger(data)) {
+  if (typeof data === 'number') {
     const at = new Date(mtimeMs).toISOString();
-    return { pid: data, runId: null, startTime: at, lastHeartbeat: at };
+    data = { pid: data, runId: null, startTime: at, lastHeartbeat: at };
   }
+  // The legacy form goes through the schema too: a pid that is no safe integer is no lock.
   const parsed = runtimeLockSchema.safeParse(data);
   return parsed.success ? parsed.data : undefined;
 };

@@ -2,7 +2,7 @@ import { type Fs, ignoreMissing, writeFileAtomic } from '@hankweave/durable-io';
 import type { RuntimeLock } from '@hankweave/types';
 import { stateError } from '../errors.js';
 import type { StateLogger } from '../options.js';
-import { readLockFile } from './lock-file.js';
+import { asLockError, readLockFile } from './lock-file.js';
 
 /** Fields a holder may set on its lock after acquiring it (`runId` once the run exists). */
 export type RuntimeLockFields = Partial<Omit<RuntimeLock, 'pid' | 'lockId' | 'startTime'>> &
@@ -80,6 +80,7 @@ export class RuntimeLockHandle {
   /**
    * Rewrites `lastHeartbeat` (called every `heartbeatIntervalMs` by the timer).
    * @throws {StateError} STATE_LOCK_LOST when the lock on disk is no longer ours.
+   * @throws {StateError} STATE_LOCK_FAILED when the lock cannot be read or written.
    */
   heartbeat(): Promise<RuntimeLock> {
     return this.write(() => ({ lastHeartbeat: this.init.clock().toISOString() }));
@@ -89,6 +90,7 @@ export class RuntimeLockHandle {
    * Sets or changes fields of the lock (`runId`, `port`, `token`, ...) and rewrites it
    * atomically, mode 0600.
    * @throws {StateError} STATE_LOCK_LOST when the lock on disk is no longer ours.
+   * @throws {StateError} STATE_LOCK_FAILED when the lock cannot be read or written.
    */
   update(fields: RuntimeLockFields): Promise<RuntimeLock> {
     const {
@@ -103,6 +105,7 @@ export class RuntimeLockHandle {
   /**
    * Reads the lock file and resolves true while its `lockId` is ours; otherwise marks the
    * handle lost (calling `onLost`) and resolves false. The state store calls it before each save.
+   * @throws {StateError} STATE_LOCK_FAILED when the lock file cannot be read.
    */
   verify(): Promise<boolean> {
     const result = this.chain.then(async () => {
@@ -112,13 +115,14 @@ export class RuntimeLockHandle {
       this.markLost(onDisk?.lock);
       return false;
     });
-    this.chain = result.catch(() => undefined);
-    return result;
+    return this.settle(result, 'read');
   }
 
   /**
    * Stops the heartbeat and deletes the lock if its `lockId` is still ours. Resolves false when
    * it was not (lost to a successor, or already released): the file is then left alone.
+   * @throws {StateError} STATE_LOCK_FAILED when the file cannot be read or deleted (the handle
+   *   stays held: call it again).
    */
   async release(): Promise<boolean> {
     this.stopTimer();
@@ -129,12 +133,12 @@ export class RuntimeLockHandle {
         this.markLost(onDisk?.lock);
         return false;
       }
-      this.state = 'released';
       await ignoreMissing(this.init.fs.unlink(this.path));
+      // Only once the file is gone: a release that failed can be tried again.
+      this.state = 'released';
       return true;
     });
-    this.chain = result.catch(() => undefined);
-    return result;
+    return this.settle(result, 'release');
   }
 
   private write(change: () => Record<string, unknown>): Promise<RuntimeLock> {
@@ -172,8 +176,15 @@ export class RuntimeLockHandle {
       this.content = next;
       return { ...next };
     });
+    return this.settle(result, 'write');
+  }
+
+  /** Queues `result` on the chain and turns an I/O failure into STATE_LOCK_FAILED. */
+  private settle<T>(result: Promise<T>, doing: string): Promise<T> {
     this.chain = result.catch(() => undefined);
-    return result;
+    return result.catch((error: unknown) => {
+      throw asLockError(error, this.path, doing);
+    });
   }
 
   private markLost(onDisk: RuntimeLock | undefined): void {

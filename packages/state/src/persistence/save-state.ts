@@ -28,6 +28,20 @@ export interface SaveContext {
 }
 
 /**
+ * Deletes `state.json.bak` before it is linked anew. Something that cannot be unlinked (a
+ * directory put there by hand) is moved aside like any damaged state file, instead of failing
+ * every save from now on.
+ */
+const removeBackup = async (fs: Fs, path: string): Promise<void> => {
+  try {
+    await ignoreMissing(fs.unlink(path));
+  } catch (error) {
+    if (!hasErrno(error, 'EISDIR', 'EPERM')) throw error;
+    await moveAsideAsCorrupt(path, { fs });
+  }
+};
+
+/**
  * Step 1: `state.json.bak` becomes the state that `state.json` holds now, i.e. the previous
  * durable save. A hard link makes that O(1) and needs no fsync of its own: the linked inode was
  * fsynced when it was written, and the directory fsync of step 5 makes the new name durable. A
@@ -36,7 +50,7 @@ export interface SaveContext {
 const backUpPrimary = async (context: SaveContext): Promise<void> => {
   const { fs, paths } = context;
   if (context.linksWork) {
-    await ignoreMissing(fs.unlink(paths.backup));
+    await removeBackup(fs, paths.backup);
     try {
       await fs.link(paths.primary, paths.backup);
       return;

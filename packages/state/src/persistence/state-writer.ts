@@ -133,7 +133,9 @@ export class StateWriter {
   }
 
   private toWriteError(error: unknown): StateError {
-    if (StateError.is(error)) return error;
+    // A lost lock is reported as such; anything else (an I/O error, also one reading the lock)
+    // is a failed save.
+    if (StateError.is(error, 'STATE_LOCK_LOST')) return error;
     return stateError(
       'STATE_WRITE_FAILED',
       `Saving ${this.context.paths.primary} failed: ${error instanceof Error ? error.message : String(error)}. ` +

@@ -2,6 +2,38 @@ import { type HankweaveState, stateSchema, type ValidationError } from '@hankwea
 
 const MAX_ISSUES = 10;
 
+/**
+ * The deepest nesting a state file may have. Real ones stay under 15 levels; past a few thousand,
+ * the recursive walks of a save (`JSON.stringify`) or of an error message overflow the stack, so
+ * such a file is refused as corrupt instead of being loaded and then never saved again.
+ */
+export const MAX_STATE_DEPTH = 256;
+
+/** True when `value` nests objects or arrays deeper than `limit` (iterative: no recursion). */
+const nestedDeeperThan = (value: unknown, limit: number): boolean => {
+  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  while (stack.length > 0) {
+    const item = stack.pop() as { value: unknown; depth: number };
+    if (typeof item.value !== 'object' || item.value === null) continue;
+    if (item.depth >= limit) return true;
+    for (const child of Object.values(item.value))
+      stack.push({ value: child, depth: item.depth + 1 });
+  }
+  return false;
+};
+
+/**
+ * A short, safe rendering of a value read from disk for an error message: `String()` would throw
+ * on an object whose `toString` key is not a function, overflow on deep arrays, and copy
+ * megabytes of a huge string.
+ */
+const show = (value: unknown): string => {
+  if (typeof value === 'string') return value.length > 80 ? `${value.slice(0, 80)}...` : value;
+  if (typeof value === 'object' && value !== null)
+    return Array.isArray(value) ? '[array]' : '[object]';
+  return String(value);
+};
+
 type Issue = { path: PropertyKey[]; message: string };
 
 const at = (value: unknown, path: readonly PropertyKey[]): unknown => {
@@ -22,7 +54,7 @@ const describeCodonIssue = (data: unknown, issue: Issue): string => {
   const field = rest.length > 0 ? ` field '${rest.join('.')}'` : '';
   return (
     `Codon record runs[${String(runIndex)}].codons[${String(codonIndex)}] ` +
-    `('${String(codon?.codonId)}', status '${String(codon?.status)}', run '${String(run?.runId)}')` +
+    `('${show(codon?.codonId)}', status '${show(codon?.status)}', run '${show(run?.runId)}')` +
     `${field}: ${issue.message}. The record does not match its status in seed 000; restore ` +
     'state.json.bak, or fix or remove this record by hand while no server is running.'
   );
@@ -36,6 +68,18 @@ const describeCodonIssue = (data: unknown, issue: Issue): string => {
 export const validateStructure = (
   data: unknown,
 ): { state?: HankweaveState; errors: ValidationError[] } => {
+  if (nestedDeeperThan(data, MAX_STATE_DEPTH)) {
+    return {
+      errors: [
+        {
+          type: 'corrupted_data',
+          message:
+            `state.json nests values more than ${MAX_STATE_DEPTH} levels deep; no hankweave ` +
+            'writes that. Restore state.json.bak or move the file aside to start fresh.',
+        },
+      ],
+    };
+  }
   const parsed = stateSchema.safeParse(data);
   if (!parsed.success) {
     const issues = parsed.error.issues as Issue[];

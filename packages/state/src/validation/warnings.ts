@@ -1,5 +1,5 @@
 import type { Dirent } from 'node:fs';
-import { type Fs, isMissing } from '@hankweave/durable-io';
+import type { Fs } from '@hankweave/durable-io';
 import type { HankweaveState, ValidationWarning } from '@hankweave/types';
 import type { CheckpointExists } from '../options.js';
 
@@ -43,9 +43,9 @@ export const orphanedFolderWarnings = async (
   let entries: Dirent[];
   try {
     entries = await fs.readdir(runsDir, { withFileTypes: true });
-  } catch (error) {
-    if (isMissing(error)) return [];
-    throw error;
+  } catch {
+    // Missing, or unreadable: a warning that cannot be checked must not stop the state loading.
+    return [];
   }
   const known = new Set(state.runs.map((run) => run.runId));
   return entries

@@ -9,9 +9,13 @@ export const HANK_ISSUE_CODES = [
   'exclusive_fields',
   'invalid_model',
   'invalid_budget',
-  // File references.
+  // Bounds on the input itself (see `validateHank`'s limits).
+  'too_deep',
+  'too_large',
+  // Paths: file references, and what the hank names under agentRoot.
   'invalid_path',
   'escapes_hank',
+  'escapes_agent_root',
   'symlink',
   'missing_file',
   'not_regular',

@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, type Stats } from 'node:fs';
+import { type Dirent, lstatSync, readdirSync, type Stats } from 'node:fs';
 import { join, posix } from 'node:path';
 
 /** Why a file reference was refused, or undefined when it is fine. */
@@ -114,7 +114,15 @@ export function checkTreeRef(hankRoot: string, ref: string): RefProblem | undefi
   const pending = [resolved.path];
   while (pending.length > 0) {
     const dir = pending.pop() as string;
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch (error) {
+      // An unreadable directory (EACCES) is a finding, not a crash of validation.
+      const code = (error as NodeJS.ErrnoException).code ?? 'an error';
+      return { code: 'not_regular', message: `contains ${dir}, which cannot be read (${code})` };
+    }
+    for (const entry of entries) {
       const child = join(dir, entry.name);
       if (entry.isDirectory()) pending.push(child);
       else if (entry.isSymbolicLink()) {

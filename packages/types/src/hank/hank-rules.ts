@@ -5,18 +5,36 @@ import {
   isLoopConfig,
 } from './hank-config.js';
 import { formatJsonPath, type HankIssue, type HankIssueCode } from './hank-issue.js';
+import { clip } from './input-limits.js';
 import { codonsInOrder, predecessorsOf } from './plan-order.js';
 import type { CodonSentinelEntry } from './sentinel-config.js';
 
 type Report = (path: PropertyKey[], code: HankIssueCode, message: string) => void;
 
-const DANGEROUS_COMMANDS = [
-  /rm\s+-[a-z]*r[a-z]*f?[a-z]*\s+\/(\s|$)/i,
-  /rm\s+-[a-z]*r[a-z]*\s+~(\/)?(\s|$)/i,
-  />\s*\/dev\/sd[a-z]/i,
-  /^\s*format(\s|$)/i,
-  /del\s+\/s\s+\/q\s+c:/i,
-];
+/** A user-given name quoted in a message, clipped so no message grows with the input. */
+const quote = (text: string) => JSON.stringify(clip(text));
+
+/** Up to 10 names, then how many more: a list in a message stays short. */
+function listNames(names: readonly string[], max = 10): string {
+  const shown = names.slice(0, max).map((name) => clip(name, 40));
+  return names.length > max
+    ? `${shown.join(', ')} and ${names.length - max} more`
+    : shown.join(', ');
+}
+
+// `rm -<flags with r> /` and `rm -<flags with r> ~`: the flags are matched as one run of letters
+// and tested for an `r` afterwards. The old single patterns (`-[a-z]*r[a-z]*f?[a-z]*`) backtracked
+// in cubic time: a 4,000-character command took 13 s to check.
+const RECURSIVE_RM = /rm\s+-([a-z]+)\s+(?:\/|~\/?)(?:\s|$)/gi;
+const DANGEROUS_COMMANDS = [/>\s*\/dev\/sd[a-z]/i, /^\s*format(\s|$)/i, /del\s+\/s\s+\/q\s+c:/i];
+
+/** True when a rig command looks destructive (reference §1.11). */
+function looksDangerous(run: string): boolean {
+  for (const match of run.matchAll(RECURSIVE_RM)) {
+    if ((match[1] as string).toLowerCase().includes('r')) return true;
+  }
+  return DANGEROUS_COMMANDS.some((pattern) => pattern.test(run));
+}
 
 /**
  * The cross-field rules of reference §1.11 on a structurally valid hank. `raw` is the input
@@ -39,7 +57,7 @@ export function checkHankRules(
       error(
         ['requirements', 'env'],
         'missing_env',
-        `Set ${name} (or HANKWEAVE_${name}) in the environment; this hank requires it`,
+        `Set ${clip(name)} (or HANKWEAVE_${clip(name)}) in the environment; this hank requires it`,
       );
     }
   }
@@ -68,7 +86,7 @@ export function checkHankRules(
       error(
         [...path, 'id'],
         'duplicate_id',
-        `Duplicate id "${id}" (also used at ${earlier}); ids must be unique across the hank, loops included`,
+        `Duplicate id ${quote(id)} (also used at ${earlier}); ids must be unique across the hank, loops included`,
       );
     else seenIds.set(id, where);
   };
@@ -86,7 +104,7 @@ export function checkHankRules(
       warn(
         [...path, 'name'],
         'duplicate_name',
-        `The name "${codon.name}" is also used at ${earlierName}`,
+        `The name ${quote(codon.name)} is also used at ${earlierName}`,
       );
     else seenNames.set(codon.name, formatJsonPath(path));
 
@@ -115,18 +133,15 @@ export function checkHankRules(
       error(
         [...path, 'model'],
         'invalid_model',
-        `"${codon.model}" is not a model id (e.g. "sonnet" or "anthropic/claude-sonnet-4-5")`,
+        `${quote(codon.model)} is not a model id (e.g. "sonnet" or "anthropic/claude-sonnet-4-5")`,
       );
     }
     for (const [opIndex, op] of (codon.rigSetup ?? []).entries()) {
-      if (
-        op.type === 'command' &&
-        DANGEROUS_COMMANDS.some((pattern) => pattern.test(op.command.run))
-      ) {
+      if (op.type === 'command' && looksDangerous(op.command.run)) {
         warn(
           [...path, 'rigSetup', opIndex, 'command', 'run'],
           'dangerous_command',
-          `"${op.command.run}" looks destructive; check it before running this hank`,
+          `${quote(op.command.run)} looks destructive; check it before running this hank`,
         );
       }
       if (loop && !op.allowFailure) {
@@ -134,15 +149,6 @@ export function checkHankRules(
           [...path, 'rigSetup', opIndex],
           'loop_rig_without_allow_failure',
           'A rig operation inside a loop runs every iteration; consider allowFailure: true',
-        );
-      }
-    }
-    for (const [globIndex, glob] of (codon.archiveOnSuccess ?? []).entries()) {
-      if (glob.startsWith('/') || glob.split('/').includes('..')) {
-        error(
-          [...path, 'archiveOnSuccess', globIndex],
-          'invalid_path',
-          `"${glob}" must be relative to agentRoot without ".."`,
         );
       }
     }
@@ -163,7 +169,7 @@ export function checkHankRules(
         error(
           [...path, 'model'],
           'continuation_model_mismatch',
-          `continue-previous resumes the session of ${previousPath}, which uses model "${previous.codon.model}"; use the same model`,
+          `continue-previous resumes the session of ${previousPath}, which uses model ${quote(previous.codon.model)}; use the same model`,
         );
       }
       if (previous.codon.exhaustWithPrompt !== undefined) {
@@ -217,7 +223,7 @@ function checkSentinelIds(
       error(
         [...path, 'sentinels', index, 'sentinelConfig', 'id'],
         'duplicate_sentinel_id',
-        `Sentinel id "${id}" is used twice in this codon`,
+        `Sentinel id ${quote(id)} is used twice in this codon`,
       );
     ids.add(id);
   }
@@ -312,7 +318,7 @@ function checkContainerBudget(
       error(
         [...path, 'shares', key],
         'invalid_budget',
-        `"${key}" is not a child of this budget (children: ${childIds.join(', ')})`,
+        `${quote(key)} is not a child of this budget (children: ${listNames(childIds)})`,
       );
     }
   }

@@ -42,6 +42,9 @@ export const FIELD_TYPO_MAP: Readonly<Record<string, string>> = {
   tokenLimit: 'budget.maxOutputTokens',
 };
 
+/** Longer unknown keys get no "did you mean": the longest field name has 22 characters. */
+const MAX_HINTED_KEY_LENGTH = 64;
+
 /** Edit distance, for "did you mean" on plain misspellings. */
 function distance(a: string, b: string): number {
   const previous = Array.from({ length: b.length + 1 }, (_, index) => index);
@@ -63,14 +66,20 @@ function distance(a: string, b: string): number {
  * here), then the closest known key within a small edit distance.
  */
 export function suggestKey(unknownKey: string, knownKeys: readonly string[]): string | undefined {
-  const mapped = FIELD_TYPO_MAP[unknownKey];
+  // Own entries only: `valueOf`, `constructor`, `__proto__` ... are not in the map, whatever
+  // Object.prototype says.
+  const mapped = Object.hasOwn(FIELD_TYPO_MAP, unknownKey) ? FIELD_TYPO_MAP[unknownKey] : undefined;
   if (mapped && knownKeys.includes(mapped.split('.')[0] as string)) return mapped;
+  // No field name is near this long; the edit distance would cost |key| x |field| per field.
+  if (unknownKey.length > MAX_HINTED_KEY_LENGTH) return undefined;
+  const tolerance = Math.max(2, Math.floor(unknownKey.length / 4));
   let best: { key: string; score: number } | undefined;
   for (const key of knownKeys) {
+    // The length difference is a lower bound of the distance: skip what cannot be close.
+    if (Math.abs(key.length - unknownKey.length) > tolerance) continue;
     const score = distance(unknownKey, key);
     if (!best || score < best.score) best = { key, score };
   }
-  const tolerance = Math.max(2, Math.floor(unknownKey.length / 4));
   return best && best.score <= tolerance ? best.key : undefined;
 }
 
@@ -111,7 +120,7 @@ export function knownKeysAt(
         continue;
       case 'array': {
         if (index >= path.length) return [];
-        currentValue = (currentValue as unknown[] | undefined)?.[path[index] as number];
+        currentValue = ownValue(currentValue, String(path[index]));
         index++;
         current = def.element as z.ZodType;
         continue;
@@ -119,10 +128,11 @@ export function knownKeysAt(
       case 'object': {
         const shape = def.shape as Record<string, z.ZodType>;
         if (index >= path.length) return Object.keys(shape);
-        const key = path[index] as string;
-        currentValue = (currentValue as Record<string, unknown> | undefined)?.[key];
+        const key = String(path[index]);
+        currentValue = ownValue(currentValue, key);
         index++;
-        current = shape[key];
+        // Own fields only: `shape.constructor` is Object, not a schema.
+        current = Object.hasOwn(shape, key) ? shape[key] : undefined;
         continue;
       }
       default:
@@ -132,19 +142,28 @@ export function knownKeysAt(
   return [];
 }
 
+/** `value[key]` when `value` is an object or array that has `key` as its own property. */
+function ownValue(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null && Object.hasOwn(value, key)
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
+}
+
 function pickUnionOption(def: AnyDef, value: unknown): z.ZodType | undefined {
   const options = def.options as z.ZodType[];
   const discriminator = def.discriminator as string | undefined;
-  const record = (value ?? {}) as Record<string, unknown>;
   const objects = options.filter((option) => defOf(option).type === 'object');
   const byLiteral = (key: string) =>
     objects.find((option) => {
-      const field = (defOf(option).shape as Record<string, z.ZodType>)[key];
+      const shape = defOf(option).shape as Record<string, z.ZodType>;
+      const field = Object.hasOwn(shape, key) ? shape[key] : undefined;
       if (!field) return false;
       const fieldDef = defOf(field);
       const literal =
         fieldDef.type === 'optional' ? defOf(fieldDef.innerType as z.ZodType) : fieldDef;
-      return literal.type === 'literal' && (literal.values as unknown[]).includes(record[key]);
+      return (
+        literal.type === 'literal' && (literal.values as unknown[]).includes(ownValue(value, key))
+      );
     });
   // Without a matching discriminator (a codon may omit `type`), the last object option is the
   // default one.

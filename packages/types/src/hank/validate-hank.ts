@@ -9,8 +9,10 @@ import {
   loopConfigSchema,
 } from './hank-config.js';
 import { formatJsonPath, type HankIssue, type HankValidation } from './hank-issue.js';
+import { checkHankPaths, checkSentinelConfigPaths } from './hank-paths.js';
 import { checkFileRef, checkTreeRef, promptSizeWarning, type RefProblem } from './hank-refs.js';
 import { checkHankRules } from './hank-rules.js';
+import { clip, describeValue, snapshotInput } from './input-limits.js';
 import { codonsInOrder } from './plan-order.js';
 import { type SentinelConfig, sentinelConfigSchema } from './sentinel-config.js';
 import { knownKeysAt, suggestKey } from './unknown-key-hints.js';
@@ -25,11 +27,29 @@ export interface ValidateHankOptions {
 
 const CODON_KEYS = Object.keys(codonConfigSchema.shape);
 
+/** The root alone: items are checked one by one below. */
+const ROOT_SHAPE = hankConfigSchema.extend({ hank: z.array(z.unknown()).min(1) });
+
+/**
+ * Unknown keys named one by one in an object; the rest are counted in one issue. A real typo
+ * list is a handful; 100,000 junk keys would otherwise make 100,000 messages and hint searches.
+ */
+const MAX_UNKNOWN_KEYS_LISTED = 50;
+
+/** A sentinel file larger than this is refused unread (a real one is a few kilobytes). */
+const MAX_SENTINEL_FILE_BYTES = 1_048_576;
+
 /**
  * Validates a parsed hank.json: the schema (unknown fields get "did you mean" hints), the
- * cross-field rules and warnings of reference §1.11, and, given `hankDir`, every file reference
- * (§1.1: portable relative paths, no escaping the hank dir, no symlinks, regular files only) and
- * every sentinel file it names.
+ * cross-field rules and warnings of reference §1.11, every path the hank names under agentRoot
+ * (rig copy targets, tracked, output and archive globs, sentinel output files), and, given
+ * `hankDir`, every file reference (§1.1: portable relative paths, no escaping the hank dir, no
+ * symlinks, regular files only) and every sentinel file it names; without `hankDir` the file
+ * references are checked lexically.
+ *
+ * Total: for any value (JSON or not: `undefined`, a function, a cycle, a throwing getter) it
+ * returns issues and never throws. Inputs deeper than 100 levels, or with more than 100,000
+ * values or 10,000,000 characters of text, get one `too_deep` or `too_large` issue.
  */
 export function validateHank(
   input: unknown,
@@ -37,21 +57,24 @@ export function validateHank(
 ): HankValidation<HankConfig> {
   const errors: HankIssue[] = [];
   const warnings: HankIssue[] = [];
+  // Everything below reads a bounded plain-data copy, so no input can throw, overflow the stack
+  // or run a getter twice; the caller's value is never touched again.
+  const snapshot = snapshotInput(input);
+  if ('issue' in snapshot) return { valid: false, errors: [snapshot.issue], warnings };
+  const data = snapshot.value;
   // Items are checked one by one with the schema their `type` selects, so an error inside a codon
   // is reported at its own path instead of as "matches neither codon nor loop".
-  const rootShape = hankConfigSchema.extend({ hank: z.array(z.unknown()).min(1) });
-  const rootResult = rootShape.safeParse(input);
-  if (!rootResult.success) errors.push(...zodIssues(rootResult.error, input, hankConfigSchema));
-  const items = Array.isArray((input as { hank?: unknown })?.hank)
-    ? (input as { hank: unknown[] }).hank
-    : [];
+  const rootResult = ROOT_SHAPE.safeParse(data);
+  if (!rootResult.success) errors.push(...zodIssues(rootResult.error, data, hankConfigSchema));
+  const hankItems = ownField(data, 'hank');
+  const items = Array.isArray(hankItems) ? hankItems : [];
   for (const [index, item] of items.entries()) {
-    const type = (item as { type?: unknown })?.type;
+    const type = ownField(item, 'type');
     if (type !== undefined && type !== 'codon' && type !== 'loop') {
       errors.push({
         path: formatJsonPath(['hank', index, 'type']),
         code: 'invalid_value',
-        message: `type must be "codon" (the default) or "loop", not ${JSON.stringify(type)}`,
+        message: `type must be "codon" (the default) or "loop", not ${describeValue(type)}`,
       });
       continue;
     }
@@ -61,10 +84,13 @@ export function validateHank(
   }
   if (errors.length > 0) return { valid: false, errors, warnings };
 
-  const config = hankConfigSchema.parse(input);
-  const rules = checkHankRules(config, input, options.env ?? process.env);
+  const config = hankConfigSchema.parse(data);
+  const rules = checkHankRules(config, data, options.env ?? process.env);
   errors.push(...rules.errors);
   warnings.push(...rules.warnings);
+  const paths = checkHankPaths(config, { onDisk: options.hankDir !== undefined });
+  errors.push(...paths.errors);
+  warnings.push(...paths.warnings);
   if (options.hankDir !== undefined) checkFiles(config, options.hankDir, errors, warnings);
   return { valid: errors.length === 0, errors, warnings, config };
 }
@@ -82,11 +108,19 @@ function zodIssues(
     const path = [...prefix, ...issue.path];
     if (issue.code === 'unrecognized_keys') {
       const known = knownKeysAt(schema, value, issue.path);
-      for (const key of issue.keys) {
+      for (const key of issue.keys.slice(0, MAX_UNKNOWN_KEYS_LISTED)) {
         issues.push({
           path: formatJsonPath([...path, key]),
           code: 'unknown_field',
           message: unknownKeyMessage(key, known, path),
+        });
+      }
+      const more = issue.keys.length - MAX_UNKNOWN_KEYS_LISTED;
+      if (more > 0) {
+        issues.push({
+          path: formatJsonPath(path),
+          code: 'unknown_field',
+          message: `${more} more unknown fields ${path.length === 0 ? 'at the root' : `in ${formatJsonPath(path)}`}; fix the ones above first. Known fields: ${known.join(', ')}`,
         });
       }
       continue;
@@ -102,9 +136,17 @@ function unknownKeyMessage(key: string, known: string[], path: PropertyKey[]): s
   }
   const suggestion = suggestKey(key, known);
   const where = path.length === 0 ? 'at the root' : `in ${formatJsonPath(path)}`;
+  const name = JSON.stringify(clip(key));
   return suggestion
-    ? `Unknown field "${key}" ${where}. Did you mean "${suggestion}"?`
-    : `Unknown field "${key}" ${where}. Known fields: ${known.join(', ')}`;
+    ? `Unknown field ${name} ${where}. Did you mean "${suggestion}"?`
+    : `Unknown field ${name} ${where}. Known fields: ${known.join(', ')}`;
+}
+
+/** `value[key]` for an own property of an object, else undefined (never an inherited member). */
+function ownField(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null && Object.hasOwn(value, key)
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
 }
 
 function checkFiles(
@@ -189,6 +231,14 @@ function checkSentinelFiles(
         });
         continue;
       }
+      if (file.size > MAX_SENTINEL_FILE_BYTES) {
+        sink.push({
+          path: formatJsonPath(entryPath),
+          code: 'too_large',
+          message: `"${ref}" is ${file.size} bytes; a sentinel file holds at most ${MAX_SENTINEL_FILE_BYTES.toLocaleString('en-US')} (keep long prompts in userPromptFile)`,
+        });
+        continue;
+      }
       let parsed: unknown;
       try {
         parsed = JSON.parse(readFileSync(file.path, 'utf8'));
@@ -196,10 +246,19 @@ function checkSentinelFiles(
         sink.push({
           path: formatJsonPath(entryPath),
           code: 'invalid_sentinel',
-          message: `"${ref}" is not valid JSON: ${(cause as Error).message}`,
+          message: `"${ref}" is not valid JSON: ${clip((cause as Error).message, 200)}`,
         });
         continue;
       }
+      const bounded = snapshotInput(parsed, {
+        name: `The sentinel file ${ref}`,
+        pathPrefix: `${ref}: `,
+      });
+      if ('issue' in bounded) {
+        sink.push(bounded.issue);
+        continue;
+      }
+      parsed = bounded.value;
       const result = sentinelConfigSchema.safeParse(parsed);
       if (!result.success) {
         for (const issue of zodIssues(result.error, parsed, sentinelConfigSchema)) {
@@ -213,6 +272,15 @@ function checkSentinelFiles(
       }
       config = result.data;
       baseDir = relative(hankRoot, dirname(file.path)).split(sep).join('/');
+      // Output paths inside a sentinel file are checked here (inline configs by checkHankPaths);
+      // a bad one fails the sentinel's load, so it goes where the other load problems go.
+      checkSentinelConfigPaths(config, [], (at, value, problem) =>
+        sink.push({
+          path: `${ref}: ${formatJsonPath(at)}`,
+          code: problem.code,
+          message: `${JSON.stringify(clip(value))} ${problem.message}`,
+        }),
+      );
     } else {
       config = entry.sentinelConfig;
     }

@@ -15,7 +15,7 @@ export const PROTOCOL_ERROR_CODES = [
   'UNAUTHORIZED',
   /** The message is not JSON. */
   'INVALID_JSON',
-  /** The message is JSON but not `{type: string, id?: string, data?}`. */
+  /** The message is JSON but not an object with a string `type`, or a command without a string `id`. */
   'INVALID_COMMAND',
   /** `type` is not a command of the protocol. */
   'UNKNOWN_COMMAND',

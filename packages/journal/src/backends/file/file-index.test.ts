@@ -151,3 +151,23 @@ describe('FileEventStorage cursors', () => {
     await journal.close();
   });
 });
+
+describe('FileEventStorage sidecar index with altered numbers (found by the fuzz tests)', () => {
+  it('rebuilds it instead of refusing cursors checked against a wrong line offset', async () => {
+    const { dir, path, indexPath } = await journalDir();
+    const journal = await createFileJournal({ hankweaveDir: dir });
+    await journal.appendMany(Array.from({ length: 5 }, (_, i) => infoEvent(i)));
+    await journal.close();
+    // A plausible sidecar: checkpoints[0] moved to the start of line 1, every other check holds.
+    const sidecar = JSON.parse(await readFile(indexPath, 'utf8'));
+    sidecar.checkpoints[0] = (await readFile(path, 'utf8')).indexOf('\n') + 1;
+    await writeFile(indexPath, JSON.stringify(sidecar));
+    const reopened = await createFileJournal({ hankweaveDir: dir });
+    const first = await reopened.getEventsAfter(undefined, 1);
+    // Before: JOURNAL_BAD_CURSOR ("offset does not match the line") for the journal's own cursor.
+    const second = await reopened.getEventsAfter(first.nextCursor, 10);
+    expect(second.events).toHaveLength(4);
+    expect((await reopened.stats()).indexRebuilds).toBe(1);
+    await reopened.close();
+  });
+});

@@ -113,12 +113,20 @@ export class FileWriter implements QueueTarget {
     return this.mutex.run(() => this.#saveIndex());
   }
 
-  /** Saves the index and releases the handle. */
+  /**
+   * Saves the index and releases the handle.
+   * @throws {JournalError} JOURNAL_WRITE_FAILED when closing the file fails.
+   */
   async close(): Promise<void> {
     await this.saveIndexNow();
     await this.#syncing;
-    await this.#handle?.close();
+    const handle = this.#handle;
     this.#handle = undefined;
+    try {
+      await handle?.close();
+    } catch (error) {
+      throw this.#failure('close failed', error);
+    }
   }
 
   /**

@@ -28,7 +28,12 @@ export interface JournalIndex {
 interface StoredIndex extends Omit<JournalIndex, 'lastLineText'> {
   version: 1;
   lastLineHash: string;
+  /** Hash of every other field as written: a sidecar changed in any way is not trusted. */
+  check: string;
 }
+
+/** The checksum of a sidecar's fields, in the order they were written. */
+const checksumOf = (fields: Record<string, unknown>): string => hashText(JSON.stringify(fields));
 
 export const emptyIndex = (): JournalIndex => ({
   byteLength: 0,
@@ -69,7 +74,8 @@ export function recordLine(
  */
 export async function saveIndex(fs: Fs, path: string, index: JournalIndex): Promise<void> {
   const { lastLineText, ...rest } = index;
-  const stored: StoredIndex = { version: 1, ...rest, lastLineHash: hashText(lastLineText) };
+  const fields = { version: 1 as const, ...rest, lastLineHash: hashText(lastLineText) };
+  const stored: StoredIndex = { ...fields, check: checksumOf(fields) };
   await writeFileAtomic(path, JSON.stringify(stored), { fs, fsync: false });
 }
 
@@ -77,9 +83,10 @@ const isCount = (value: unknown): value is number =>
   typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 
 /**
- * Loads the sidecar and checks it against the journal: the prefix it covers must still be there
- * (same size or larger, and the bytes of its last line hash to what it recorded). Returns
- * `undefined` when it is missing, malformed or disagrees, so the caller rescans.
+ * Loads the sidecar and checks it against the journal: its checksum must match its fields, and
+ * the prefix it covers must still be there (same size or larger, and the bytes of its last line
+ * hash to what it recorded). Returns `undefined` when it is missing, malformed, altered or
+ * disagrees, so the caller rescans.
  */
 export async function loadIndex(
   fs: Fs,
@@ -93,6 +100,11 @@ export async function loadIndex(
   } catch {
     return undefined;
   }
+  // The checks below catch a sidecar that disagrees with the journal; the checksum catches one
+  // whose numbers were changed (a cursor checked against a wrong line offset would be refused).
+  if (typeof stored !== 'object' || stored === null) return undefined;
+  const { check, ...fields } = stored;
+  if (check !== checksumOf(fields)) return undefined;
   const { byteLength, lines, events, corruptLines, checkpointEvery, lastLineOffset } = stored;
   const checkpoints = stored.checkpoints;
   if (

@@ -1,0 +1,106 @@
+import {
+  CLIENT_COMMAND_TYPES,
+  type ClientCommandType,
+  clientCommandSchema,
+  handshakeSchema,
+  READ_ONLY_COMMAND_TYPES,
+} from '@hankweave/types';
+
+/**
+ * What the protocol promises for one message, written from the tables of src/server/README.md
+ * (not from the server's code), so the fuzz tests compare the server with its documentation.
+ */
+
+/** What the server knows of a connection when a message arrives. */
+export interface SessionModel {
+  handshaken: boolean;
+  mode: 'readonly' | 'readandwrite' | undefined;
+  /** The token came at the upgrade. */
+  authenticated: boolean;
+  /** The server's token, to judge a token in the handshake. */
+  token: string;
+}
+
+/** The answer a message must get. */
+export type Expected =
+  /** Exactly one `error` with this code and context, nothing else; `closes` follows it. */
+  | {
+      kind: 'error';
+      code: string;
+      context?: { commandId?: string; commandType?: string };
+      closes?: number;
+    }
+  /** A successful handshake: `handshake.response`, then `server.ready` (and maybe `server.idle`). */
+  | { kind: 'handshake'; mode: 'readonly' | 'readandwrite' }
+  /** A valid command: the protocol lets it through; the runtime answers with at most one error. */
+  | { kind: 'command'; type: ClientCommandType; id: string }
+  /** No answer: the connection is closed with this code (a message over `maxMessageBytes`). */
+  | { kind: 'close'; code: number };
+
+const COMMAND_TYPES = new Set<string>(CLIENT_COMMAND_TYPES);
+const READ_ONLY = new Set<string>(READ_ONLY_COMMAND_TYPES);
+/** How much of a `type` the error context repeats (README: the type, when it is a string). */
+const ECHOED_TYPE = 100;
+
+/** A close code the README documents (its table, plus `ws`'s own 1002 and 1007). */
+export const DOCUMENTED_CLOSE_CODES: ReadonlySet<number> = new Set([
+  1000, 1001, 1002, 1007, 1009, 4001, 4002, 4008,
+]);
+
+/**
+ * What the server must answer to `text` (a whole message, decoded as UTF-8) in `session`, when
+ * messages may hold up to `maxMessageBytes` bytes.
+ */
+export function expectedAnswer(
+  text: string,
+  session: SessionModel,
+  maxMessageBytes = Number.POSITIVE_INFINITY,
+): Expected {
+  if (Buffer.byteLength(text, 'utf8') > maxMessageBytes) return { kind: 'close', code: 1009 };
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return { kind: 'error', code: 'INVALID_JSON' };
+  }
+  if (typeof message !== 'object' || message === null || Array.isArray(message))
+    return { kind: 'error', code: 'INVALID_COMMAND' };
+  const { id, type } = message as { id?: unknown; type?: unknown };
+  const context: { commandId?: string; commandType?: string } = {};
+  if (typeof id === 'string' && id.length > 0) context.commandId = id;
+  if (typeof type === 'string') context.commandType = type.slice(0, ECHOED_TYPE);
+  const error = (code: string, closes?: number): Expected => ({
+    kind: 'error',
+    code,
+    ...(Object.keys(context).length > 0 ? { context } : {}),
+    ...(closes !== undefined ? { closes } : {}),
+  });
+  if (typeof type !== 'string') return error('INVALID_COMMAND');
+  if (type === 'handshake') {
+    if (session.handshaken) return error('ALREADY_HANDSHAKEN');
+    const parsed = handshakeSchema.safeParse(message);
+    if (!parsed.success) return error('HANDSHAKE_INVALID');
+    const token = parsed.data.data.token;
+    const authorised = token !== undefined ? token === session.token : session.authenticated;
+    if (!authorised) return error('UNAUTHORIZED', 4001);
+    return { kind: 'handshake', mode: parsed.data.data.mode };
+  }
+  if (context.commandId === undefined) return error('INVALID_COMMAND');
+  if (!session.handshaken) return error('HANDSHAKE_REQUIRED');
+  if (!COMMAND_TYPES.has(type)) return error('UNKNOWN_COMMAND');
+  if (session.mode !== 'readandwrite' && !READ_ONLY.has(type))
+    return error('INSUFFICIENT_PERMISSIONS');
+  if (!clientCommandSchema.safeParse(message).success) return error('RUNTIME_BAD_COMMAND');
+  return { kind: 'command', type: type as ClientCommandType, id: context.commandId };
+}
+
+/** The session after a message with that expectation. */
+export function nextSession(session: SessionModel, expected: Expected): SessionModel {
+  return expected.kind === 'handshake'
+    ? { ...session, handshaken: true, mode: expected.mode }
+    : session;
+}
+
+/** True when the command changes something (it would run in a read-write session). */
+export const isChanging = (type: string): boolean =>
+  COMMAND_TYPES.has(type) && !READ_ONLY.has(type);
