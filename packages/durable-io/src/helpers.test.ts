@@ -5,7 +5,7 @@ import { errnoCode, hasErrno, ignoreMissing, isMissing } from './errno.js';
 import { ASYNC_FS_METHODS, isNodeFs, nodeFs, SYNC_FS_METHODS } from './fs.js';
 import { moveAsideAsCorrupt } from './move-aside.js';
 import { Mutex } from './mutex.js';
-import { isInside, relativeInside } from './paths.js';
+import { isInside, normalizeRelative, relativeInside } from './paths.js';
 import { sleep } from './sleep.js';
 import { cleanupTempDirs, makeTempDir } from './testing.js';
 
@@ -41,6 +41,23 @@ describe('errno helpers', () => {
     await expect(
       ignoreMissing(Promise.reject(Object.assign(new Error(), { code: 'EACCES' }))),
     ).rejects.toMatchObject({ code: 'EACCES' });
+  });
+});
+
+describe('normalizeRelative()', () => {
+  it.each([
+    ['a/./b//c/', 'a/b/c'],
+    ['a/../b', 'b'],
+    ['**/*.md', '**/*.md'],
+    ['..foo/x', '..foo/x'],
+    ['.', ''],
+  ])('%s is %j', (path, expected) => {
+    expect(normalizeRelative(path)).toBe(expected);
+  });
+
+  it('refuses a path that climbs above its start', () => {
+    expect(normalizeRelative('..')).toBeUndefined();
+    expect(normalizeRelative('a/../../b')).toBeUndefined();
   });
 });
 

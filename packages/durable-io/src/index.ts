@@ -32,5 +32,5 @@ export {
 export { lastLineStart } from './last-line.js';
 export { moveAsideAsCorrupt } from './move-aside.js';
 export { Mutex } from './mutex.js';
-export { isInside, relativeInside } from './paths.js';
+export { isInside, normalizeRelative, relativeInside } from './paths.js';
 export { sleep } from './sleep.js';

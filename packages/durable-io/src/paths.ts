@@ -1,6 +1,25 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 
 /**
+ * A relative POSIX path (or glob text) with `.`, empty segments and `..` resolved lexically, or
+ * undefined when a `..` climbs above the start. Touches no glob syntax and no disk: for checking
+ * that a path a user wrote stays under its root before anything is resolved against it.
+ */
+export function normalizeRelative(path: string): string | undefined {
+  const kept: string[] = [];
+  for (const part of path.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (kept.length === 0) return undefined;
+      kept.pop();
+      continue;
+    }
+    kept.push(part);
+  }
+  return kept.join('/');
+}
+
+/**
  * Where `path` lies inside `root`, as a POSIX path relative to it (`''` for the root itself), or
  * `undefined` when it lies outside. Lexical: `..` segments are resolved, symlinks are not
  * followed (callers that must not pass through links check them). A name that merely starts with

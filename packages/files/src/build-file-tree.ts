@@ -1,8 +1,8 @@
-import { errnoCode, type Fs, isMissing, nodeFs } from '@hankweave/durable-io';
+import { errnoCode, type Fs, isMissing, nodeFs, normalizeRelative } from '@hankweave/durable-io';
 import { FilesError, type FilesWarning } from './errors.js';
 import type { FileNode } from './file-node.js';
 import { compareUtf8 } from './internal/compare-paths.js';
-import { absoluteRoot, normalizeRelative } from './internal/paths.js';
+import { absoluteRoot } from './internal/paths.js';
 
 /** Options of {@link buildFileTree}. */
 export interface BuildFileTreeOptions {

@@ -1,18 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeRelative, toRootRelative } from './paths.js';
-
-describe('normalizeRelative()', () => {
-  it('strips ./, collapses slashes and resolves .. lexically', () => {
-    expect(normalizeRelative('./src//a/./b/../c.ts')).toBe('src/a/c.ts');
-    expect(normalizeRelative('a/')).toBe('a');
-    expect(normalizeRelative('.')).toBe('');
-  });
-
-  it('returns undefined when .. climbs above the root', () => {
-    expect(normalizeRelative('../x')).toBeUndefined();
-    expect(normalizeRelative('a/../../x')).toBeUndefined();
-  });
-});
+import { toRootRelative } from './paths.js';
 
 describe('toRootRelative()', () => {
   it('accepts relative and absolute paths inside the root', () => {

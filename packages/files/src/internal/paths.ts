@@ -2,25 +2,6 @@ import { resolve } from 'node:path';
 import { relativeInside } from '@hankweave/durable-io';
 import { FilesError } from '../errors.js';
 
-/**
- * Normalises a POSIX path relative to the root: strips `./`, collapses `//`, resolves `.` and
- * `..` lexically. Returns `undefined` when `..` climbs above the root. Works on glob text too,
- * since none of these steps touches glob syntax.
- */
-export function normalizeRelative(path: string): string | undefined {
-  const out: string[] = [];
-  for (const segment of path.split('/')) {
-    if (segment === '' || segment === '.') continue;
-    if (segment === '..') {
-      if (out.length === 0) return undefined;
-      out.pop();
-      continue;
-    }
-    out.push(segment);
-  }
-  return out.join('/');
-}
-
 /** `path.resolve` for a root given by the caller, as a POSIX string without a trailing slash. */
 export function absoluteRoot(root: string): string {
   if (typeof root !== 'string' || root === '' || root.includes('\0')) {

@@ -1,6 +1,6 @@
+import { normalizeRelative } from '@hankweave/durable-io';
 import micromatch from 'micromatch';
 import { FilesError } from '../errors.js';
-import { normalizeRelative } from './paths.js';
 
 /** Globs compiled once per pattern list: the per-file test and the pruning tests. */
 export interface CompiledPatterns {

@@ -1,3 +1,4 @@
+import { normalizeRelative } from '@hankweave/durable-io';
 import { type HankConfig, isLoopConfig } from './hank-config.js';
 import { formatJsonPath, type HankIssue, type HankIssueCode } from './hank-issue.js';
 import { checkRefSyntax } from './hank-refs.js';
@@ -9,8 +10,8 @@ import type { SentinelConfig } from './sentinel-config.js';
 // §0.5, §1.4–1.8): file refs against the hank directory, rig copy targets, output and archive
 // globs and tracked patterns against agentRoot, sentinel output files against the execution
 // directory. The runtime checks again when it acts; this finds the mistake before anything runs.
-// durable-io's `relativeInside` is only a devDependency here, so the lexical walk is written once
-// below (`climbFree`); a property test checks it agrees with `relativeInside`.
+// The lexical walk is durable-io's `normalizeRelative` (a property test checks it agrees with
+// `relativeInside`, which resolves against a real root).
 
 /** A problem with one path, or undefined when it is fine. */
 export interface PathProblem {
@@ -23,25 +24,6 @@ const DATA_LINK_NAME = 'read_only_data_source';
 /** The runtime's own state directory inside the execution directory. */
 const HANKWEAVE_DIR = '.hankweave';
 
-/**
- * `path` (relative, `/`-separated) with `.`, `..` and empty segments resolved, or undefined when
- * a `..` climbs above the start. Lexical: a relative path that climbs above its root never comes
- * back inside, since the root's own name is not known.
- */
-export function climbFree(path: string): string | undefined {
-  const kept: string[] = [];
-  for (const part of path.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') {
-      if (kept.length === 0) return undefined;
-      kept.pop();
-      continue;
-    }
-    kept.push(part);
-  }
-  return kept.join('/');
-}
-
 const isAbsoluteLike = (path: string) => path.startsWith('/') || /^[a-zA-Z]:/.test(path);
 const firstSegmentIs = (path: string, name: string) =>
   path.split('/')[0]?.toLowerCase() === name.toLowerCase();
@@ -50,7 +32,7 @@ const firstSegmentIs = (path: string, name: string) =>
 export function checkRefLexically(ref: string, options: { tree?: boolean } = {}) {
   const syntax = checkRefSyntax(ref);
   if (syntax) return syntax;
-  const inside = climbFree(ref);
+  const inside = normalizeRelative(ref);
   if (inside === undefined) {
     return { code: 'escapes_hank', message: 'climbs above the hank directory' } as const;
   }
@@ -82,7 +64,7 @@ function agentRootSyntax(path: string, backslash: boolean): PathProblem | undefi
 export function checkCopyTarget(to: string): PathProblem | undefined {
   const syntax = agentRootSyntax(to, true);
   if (syntax) return syntax;
-  const inside = climbFree(to);
+  const inside = normalizeRelative(to);
   if (inside === undefined) {
     return {
       code: 'escapes_agent_root',
@@ -114,7 +96,7 @@ export function checkAgentGlob(pattern: string): PathProblem | undefined {
   if (body === '') return { code: 'invalid_path', message: 'is a "!" with no pattern after it' };
   const syntax = agentRootSyntax(body, false);
   if (syntax) return syntax;
-  if (climbFree(body) === undefined) {
+  if (normalizeRelative(body) === undefined) {
     return {
       code: 'escapes_agent_root',
       message:
@@ -133,7 +115,7 @@ export function checkArchiveGlob(glob: string): PathProblem | undefined {
   if (isAbsoluteLike(glob) || glob.split('/').includes('..')) {
     return { code: 'invalid_path', message: 'must be relative to agentRoot without ".."' };
   }
-  if (firstSegmentIs(climbFree(glob) ?? '', DATA_LINK_NAME)) {
+  if (firstSegmentIs(normalizeRelative(glob) ?? '', DATA_LINK_NAME)) {
     return {
       code: 'invalid_path',
       message: `would move the user's data out of ${DATA_LINK_NAME}; archive files the codons made`,
@@ -157,7 +139,7 @@ export function checkSentinelOutputPath(path: string): PathProblem | undefined {
       ? { code: 'invalid_path', message: 'is not a file name' }
       : undefined;
   }
-  const inExecution = climbFree(`agentRoot/${path}`);
+  const inExecution = normalizeRelative(`agentRoot/${path}`);
   if (inExecution === undefined) {
     return {
       code: 'escapes_agent_root',
