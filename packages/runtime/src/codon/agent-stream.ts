@@ -8,7 +8,7 @@ import { scanAndReport } from './tracked-files.js';
 /**
  * Turns the harness's agent events into transitions and journaled events (reference §4.5): the
  * session id moves the codon to `running` and announces `codon.started`; actions, tool results
- * and token usage are journaled; a tool that may change files triggers a scan of the tracked
+ * and token usage are journaled (sentinels receive them from the event bus, as every event); a tool that may change files triggers a scan of the tracked
  * files; costs and message counts become transitions.
  */
 export async function consumeAgentEvents(
@@ -18,19 +18,12 @@ export async function consumeAgentEvents(
 ): Promise<{ contextExceeded: boolean }> {
   const { context, runId, codonId, codon, control } = attempt;
   let contextExceeded = false;
-  const observe = <T extends Parameters<typeof emit>[1]>(
-    type: T,
-    data: Parameters<typeof emit<T>>[2],
-  ) => {
-    const event = emit(context, type, data);
-    context.sentinels.observe(event);
-  };
   for await (const event of session.events) {
     switch (event.type) {
       case 'session.started':
         if (control.status === 'initializing') {
           moveCodon(attempt, { to: 'running', metadata: { claudeSessionId: event.sessionId } });
-          observe('codon.started', {
+          emit(context, 'codon.started', {
             codonId,
             codonName: codon.name,
             ...(codon.description ? { codonDescription: codon.description } : {}),
@@ -45,10 +38,10 @@ export async function consumeAgentEvents(
         }
         break;
       case 'assistant.action':
-        observe('assistant.action', event.data);
+        emit(context, 'assistant.action', event.data);
         break;
       case 'tool.result':
-        observe('tool.result', event.data);
+        emit(context, 'tool.result', event.data);
         if (toolMayChangeFiles(event.data.toolName)) {
           attempt.hint.add(
             scanAndReport(context, codonId, attempt.patterns, {
@@ -78,8 +71,8 @@ export async function consumeAgentEvents(
           });
         }
         if (event.final)
-          observe('token.usage', reconcileFinal(context, runId, codonId, event.data));
-        else observe('token.usage', event.data);
+          emit(context, 'token.usage', reconcileFinal(context, runId, codonId, event.data));
+        else emit(context, 'token.usage', event.data);
         break;
       case 'assistant.message.counted':
         if (control.status === 'running') {

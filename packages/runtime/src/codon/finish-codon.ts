@@ -143,6 +143,9 @@ export async function finishCodon(
       moveCodon(attempt, { to: 'completing-sentinels', metadata: { sentinelCount } });
     }
     info(context, `Completing work for ${sentinelCount} sentinel(s)...`);
+    // Every event of the codon reaches the sentinels through the bus: deliver the ones still
+    // waiting for durability before the sentinels take their last look.
+    await context.bus.settled();
     await context.sentinels.unload('codon-complete');
     info(context, `Sentinel work completed (${sentinelCount} sentinel(s))`);
   }
