@@ -82,7 +82,10 @@ export {
   type ExitStatus,
   exitStatusSchema,
   promptMetadataSchema,
+  type SnapshotCodon,
   serverStateEventData,
+  snapshotCodonId,
+  snapshotCodonSchema,
 } from './events/server-state-data.js';
 export {
   type ArchiveManifest,

@@ -2,7 +2,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openJournalReadOnly } from '@hankweave/journal';
 import { readState, validateState } from '@hankweave/state';
-import { executionMetaSchema, type HankweaveEvent, stateSchema } from '@hankweave/types';
+import {
+  codonExecutionSchema,
+  executionMetaSchema,
+  type HankweaveEvent,
+  stateSchema,
+} from '@hankweave/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shadowGit } from '../../test/git-oracle.js';
 import { makeWorld, runtimeFor, type TestWorld } from '../../test/harness-env.js';
@@ -172,6 +177,25 @@ describe('a hank run end to end', () => {
       .filter((event) => event.type === 'codon.completed')
       .reduce((sum, event) => sum + event.data.cost, 0);
     expect(tokenTotal).toBeCloseTo(codonTotal, 9);
+  });
+
+  it('sends state.snapshot with codon execution records after each codon (reference §3.3)', () => {
+    const snapshots = events.filter(
+      (event) => event.type === 'state.snapshot',
+    ) as HankweaveEvent<'state.snapshot'>[];
+    expect(snapshots).toHaveLength(4);
+    const last = snapshots.at(-1)?.data;
+    expect(last && 'currentCodon' in last).toBe(false);
+    const records = (last?.completedCodons ?? []).map((entry) => codonExecutionSchema.parse(entry));
+    expect(records.map((record) => [record.codonId, record.status])).toEqual([
+      ['observe', 'completed'],
+      ['summarize', 'completed'],
+      ['polish-pass#0', 'completed'],
+      ['polish-pass#1', 'completed'],
+    ]);
+    // The records are the state's own: what a dashboard reads from the stream matches the file.
+    expect(snapshots[0]?.data.completedCodons).toHaveLength(1);
+    expect(records[0]).toMatchObject({ exitCode: 0, resultMessageReceived: true });
   });
 
   it('leaves a shadow repository that native git reads: commits, run branch, trees', () => {

@@ -9,11 +9,14 @@ export function emitStateSnapshot(context: RuntimeContext, isRollingBack: boolea
   const thread = executionThread(state);
   const active = thread.codons.find(({ codon }) => !isTerminalCodonStatus(codon.status));
   const snapshot = context.scanner.current;
+  // Codon execution records, as the original's event schema carries them (reference §3.3): the
+  // active codon's record (absent when none) and the completed records of the thread, oldest
+  // first.
   emit(context, 'state.snapshot', {
-    currentCodon: active?.codon.codonId ?? null,
+    ...(active ? { currentCodon: active.codon } : {}),
     completedCodons: thread.codons
       .filter(({ codon }) => codon.status === 'completed')
-      .map(({ codon }) => codon.codonId)
+      .map(({ codon }) => codon)
       .reverse(),
     fileTree: buildFileTree([...snapshot.keys()], {
       root: context.layout.agentRoot,

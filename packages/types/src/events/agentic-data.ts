@@ -25,7 +25,9 @@ export const agenticEventData = {
     codonId: z.string().optional(),
     path: z.string(),
     filename: z.string(),
-    content: z.string(),
+    // The original's later versions send only the fingerprint (`sha256`, `bytes`) for a file;
+    // hankweave always writes `content` ('' when fingerprinted), and reads a missing one as ''.
+    content: z.string().default(''),
     action: z.enum(['created', 'modified', 'deleted']),
     sha256: z.string().optional(),
     bytes: z.number().int().optional(),

@@ -7,10 +7,23 @@ import {
   timestampSchema,
   tokenUsageSchema,
 } from '../common.js';
+import { type CodonExecution, codonExecutionSchema } from '../state/codon-execution.js';
 import { fileNodeSchema } from './file-node.js';
 
 // Payloads of the server-state events (reference §3.3). All loose: journals from other versions
 // carry extra fields (compatibility.md), and tools must keep them.
+
+/**
+ * A codon in `state.snapshot`: its execution record, as the original runtime writes it and as
+ * hankweave writes it now; reading also accepts the bare runtime codon id that hankweave wrote
+ * before (use `snapshotCodonId` to read either).
+ */
+export const snapshotCodonSchema = z.union([codonExecutionSchema, z.string().min(1)]);
+export type SnapshotCodon = z.infer<typeof snapshotCodonSchema>;
+
+/** The runtime codon id of a `state.snapshot` entry, in either of its forms. */
+export const snapshotCodonId = (entry: CodonExecution | string): string =>
+  typeof entry === 'string' ? entry : entry.codonId;
 
 export const promptMetadataSchema = z.looseObject({
   name: z.string().optional(),
@@ -65,7 +78,8 @@ export const serverStateEventData = {
     exitStatus: exitStatusSchema,
     failureReason: failureReasonSchema.optional(),
     failureIgnored: z.boolean().optional(),
-    budgetExceeded: budgetExceededSchema.optional(),
+    // The original runtime writes `null` for "not exceeded" (compatibility.md).
+    budgetExceeded: budgetExceededSchema.nullish(),
   }),
   'codon.extended': z.looseObject({
     codonId: z.string(),
@@ -76,8 +90,8 @@ export const serverStateEventData = {
     cumulativeCost: z.number(),
   }),
   'state.snapshot': z.looseObject({
-    currentCodon: z.string().nullable().optional(),
-    completedCodons: z.array(z.string()),
+    currentCodon: snapshotCodonSchema.nullable().optional(),
+    completedCodons: z.array(snapshotCodonSchema),
     fileTree: z.array(fileNodeSchema),
     totalCost: z.number(),
     totalTime: z.number(),

@@ -124,7 +124,8 @@ export const completedCodonSchema = z.looseObject({
   resultMessageReceived: z.boolean(),
   // Optional only for files from runtimes that ran with checkpointing disabled.
   completionCheckpoint: z.string().optional(),
-  budgetExceeded: budgetExceededSchema.optional(),
+  // The original runtime writes `null` for "not exceeded" (compatibility.md).
+  budgetExceeded: budgetExceededSchema.nullish(),
 });
 
 export const failedCodonSchema = z.looseObject({
@@ -137,7 +138,8 @@ export const failedCodonSchema = z.looseObject({
   partialCost: z.number().nonnegative().optional(),
   partialTokens: tokenUsageSchema.optional(),
   errorCheckpoint: z.string().optional(),
-  budgetExceeded: budgetExceededSchema.optional(),
+  // The original runtime writes `null` for "not exceeded" (compatibility.md).
+  budgetExceeded: budgetExceededSchema.nullish(),
 });
 
 export const skippedCodonSchema = z.looseObject({

@@ -28,7 +28,8 @@ const codonTransitionMetadataSchema = z.looseObject({
   checkpointSha: z.string().optional(),
   contextExceeded: z.boolean().optional(),
   extensionCount: z.number().int().optional(),
-  budgetExceeded: budgetExceededSchema.optional(),
+  // The original runtime writes `null` for "not exceeded" (compatibility.md).
+  budgetExceeded: budgetExceededSchema.nullish(),
   failedDuring: activeCodonStatusSchema.optional(),
   skippedDuring: activeCodonStatusSchema.optional(),
   failureReason: failureReasonSchema.optional(),
