@@ -33,7 +33,14 @@ export const RUNTIME_PHASES = [
 export type RuntimePhase = (typeof RUNTIME_PHASES)[number];
 
 /** Commands grouped by what they need from the runtime. */
-type CommandGroup = 'run' | 'stop-codon' | 'rollback' | 'shutdown' | 'read' | 'ping';
+type CommandGroup =
+  | 'run'
+  | 'stop-codon'
+  | 'rollback'
+  | 'shutdown'
+  | 'read'
+  | 'ping'
+  | 'broadcast';
 
 const GROUP_OF: Readonly<Record<ClientCommandType, CommandGroup>> = {
   'codon.start': 'run',
@@ -49,7 +56,8 @@ const GROUP_OF: Readonly<Record<ClientCommandType, CommandGroup>> = {
   'checkpoint.list': 'read',
   'history.sync': 'read',
   ping: 'ping',
-  'ping.broadcast': 'ping',
+  // It reaches every client, so it changes what they see: refused while rolling back (§3.2).
+  'ping.broadcast': 'broadcast',
 };
 
 /** Before the execution is open, nothing can be answered. */
@@ -60,6 +68,7 @@ const BEFORE_OPEN: Readonly<Partial<Record<CommandGroup, RuntimeErrorCode>>> = {
   shutdown: 'RUNTIME_NOT_STARTED',
   read: 'RUNTIME_NOT_STARTED',
   ping: 'RUNTIME_NOT_STARTED',
+  broadcast: 'RUNTIME_NOT_STARTED',
 };
 
 /**
@@ -78,6 +87,7 @@ const REFUSALS: Readonly<
     run: 'RUNTIME_ROLLBACK_IN_PROGRESS',
     'stop-codon': 'RUNTIME_ROLLBACK_IN_PROGRESS',
     rollback: 'RUNTIME_ROLLBACK_IN_PROGRESS',
+    broadcast: 'RUNTIME_ROLLBACK_IN_PROGRESS',
   },
   stopping: {
     run: 'RUNTIME_SHUTTING_DOWN',

@@ -14,6 +14,8 @@ import { type ErrorContext, errorEvent, type ServerMessage, type WireErrorCode }
 const MAX_QUEUED_MESSAGES = 1000;
 /** ... and how many bytes they may hold, so a queue never costs more than a few messages. */
 const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
+/** The longest refused message whose id and type are read for its answer's context. */
+const MAX_PARSED_REFUSAL_CHARS = 4096;
 
 /** What a session needs from its server. */
 export interface SessionHost {
@@ -58,6 +60,8 @@ export class ClientSession {
   #queuedBytes = 0;
   #bucket: TokenBucket;
   #lastRateNotice = Number.NEGATIVE_INFINITY;
+  /** Refusals sent since the last one logged (websocket.log gets one a second). */
+  #unloggedRefusals = 0;
   #fellBehind = false;
   #timers: NodeJS.Timeout[] = [];
 
@@ -192,30 +196,61 @@ export class ClientSession {
 
   #receive(data: RawData): void {
     if (this.#state === 'closed') return;
-    if (!this.#bucket.take()) {
-      // One notice a second at most: answering every refused message would let a flood double.
-      const now = performance.now();
-      if (now - this.#lastRateNotice >= 1000) {
-        this.#lastRateNotice = now;
-        this.sendError('RATE_LIMITED', 'Too many messages: some were dropped');
-      }
-      return;
-    }
     const text = rawText(data);
     const bytes = text.length;
-    if (this.#queued >= MAX_QUEUED_MESSAGES || this.#queuedBytes + bytes > MAX_QUEUED_BYTES) {
-      this.sendError('RATE_LIMITED', 'Too many commands waiting: message dropped');
+    const allowed = this.#bucket.take();
+    if (
+      this.#queued >= MAX_QUEUED_MESSAGES ||
+      (allowed && this.#queuedBytes + bytes > MAX_QUEUED_BYTES)
+    ) {
+      // The queue is full (a slow command and a flood behind it): answered at once, out of turn,
+      // because waiting in line is what there is no room for.
+      this.#refuse(text, 'Too many commands waiting: this message was not run');
       return;
     }
+    // A message over the rate limit is not run but still gets its own answer, in its turn: every
+    // message gets exactly one answer (issue 17), so a client can count them.
+    const handle = allowed
+      ? () => this.#handle(text)
+      : this.#refusal(text, 'Too many messages: this message was not run; slow down');
     this.#queued++;
-    this.#queuedBytes += bytes;
+    this.#queuedBytes += allowed ? bytes : 0;
     this.#queue = this.#queue
-      .then(() => this.#handle(text))
+      .then(handle)
       .catch((error) => this.sendError('RUNTIME_INTERNAL', `Command execution failed: ${error}`))
       .finally(() => {
         this.#queued--;
-        this.#queuedBytes -= bytes;
+        this.#queuedBytes -= allowed ? bytes : 0;
       });
+  }
+
+  /** Sends a message's `RATE_LIMITED` answer now. */
+  #refuse(text: string, reason: string): void {
+    this.#refusal(text, reason)();
+  }
+
+  /**
+   * The `RATE_LIMITED` answer of a message that is not run, ready to send. Its context is read now
+   * (only from a short message: a flood must not cost a parse of 1 MB each), so the queue holds a
+   * small closure rather than the text. websocket.log gets one refusal a second at most, and
+   * counts the others in the next one it gets: a flood must not become a flood of disk writes.
+   */
+  #refusal(text: string, reason: string): () => void {
+    const context = text.length <= MAX_PARSED_REFUSAL_CHARS ? contextOfText(text) : {};
+    return () => {
+      const event = errorEvent('RATE_LIMITED', reason, context);
+      const now = performance.now();
+      if (now - this.#lastRateNotice < 1000) {
+        this.#unloggedRefusals++;
+        this.sendPayload(Buffer.from(JSON.stringify(event)));
+        return;
+      }
+      this.#lastRateNotice = now;
+      if (this.#unloggedRefusals > 0)
+        this.host.logOut({ refusedUnlogged: this.#unloggedRefusals, clientId: this.id });
+      this.#unloggedRefusals = 0;
+      this.send(event);
+    };
   }
 
   async #handle(text: string): Promise<void> {
@@ -294,6 +329,16 @@ function contextOf(message: Record<string, unknown>): ErrorContext {
   if (typeof message.type === 'string')
     context.commandType = message.type.slice(0, MAX_ECHOED_TYPE);
   return context;
+}
+
+/** The context of a raw message, or none when it is not a JSON object. */
+function contextOfText(text: string): ErrorContext {
+  try {
+    const message: unknown = JSON.parse(text);
+    return isObject(message) ? contextOf(message) : {};
+  } catch {
+    return {};
+  }
 }
 
 /** What the wire accepts as a command id: a non-empty string (the schema's `id`). */

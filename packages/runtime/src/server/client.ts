@@ -51,9 +51,10 @@ export interface HankweaveClient {
     timeoutMs?: number,
   ): Promise<HankweaveEvent>;
   /**
-   * Sends a command and resolves once the server has handled it: with the `error` event it caused,
-   * or undefined. (The server handles a client's messages in order, so the `pong` of a `ping` sent
-   * right after marks the end.) Rejects if the connection closes first.
+   * Sends a command and resolves once the server has handled it: with the `error` event it caused
+   * (`RATE_LIMITED` when it was over the rate limit), or undefined. (The server answers a client's
+   * messages in order, so the answer to a `ping` sent right after marks the end.) Rejects if the
+   * connection closes first.
    */
   send(command: RuntimeCommand): Promise<HankweaveEvent<'error'> | undefined>;
   /** Sends raw text (tests of malformed input). */
@@ -197,8 +198,13 @@ export async function connectHankweave(
         )
           error ??= event;
       });
+      // The ack is the ping's pong, or its own refusal (RATE_LIMITED): answers come in order, so
+      // either one marks the end of the command's.
       const acked = waitFor(
-        (event) => event.type === 'pong' && (event.data as { replyTo?: string }).replyTo === pingId,
+        (event) =>
+          (event.type === 'pong' && (event.data as { replyTo?: string }).replyTo === pingId) ||
+          (event.type === 'error' &&
+            (event.data.context as { commandId?: string })?.commandId === pingId),
         10 * 60_000,
       );
       socket.send(JSON.stringify({ ...command, id }));

@@ -2,6 +2,7 @@ import type { HankweaveEvent } from '@hankweave/types';
 import {
   CLIENT_COMMAND_TYPES,
   type ClientCommandType,
+  clientCommandSchema,
   READ_ONLY_COMMAND_TYPES,
 } from '@hankweave/types';
 import { RuntimeError } from '../errors.js';
@@ -16,10 +17,11 @@ const READ_ONLY = new Set<string>(READ_ONLY_COMMAND_TYPES);
 
 /**
  * Runs one command of a client (the session has checked that it is an object with a string `type`
- * and a string `id`; `context` names both). The guards that depend on the connection (handshake,
- * mode) live here; everything else, payload validation and the runtime's own guards included, is
- * `dispatchCommand`'s, the one implementation the in-process API uses too. Only the delivery of
- * `pong` and `history.batch`, which the runtime cannot address, is done here.
+ * and a string `id`; `context` names both). The guards of the wire live here, in the original's
+ * order (reference §3.1): handshake, then the command's format (type and payload), then the
+ * client's mode. The runtime's own guards are `dispatchCommand`'s, the one implementation the
+ * in-process API uses too (it checks the payload again, for in-process callers). Only the delivery
+ * of `pong` and `history.batch`, which the runtime cannot address, is done here.
  */
 export async function handleCommand(
   session: ClientSession,
@@ -39,6 +41,21 @@ export async function handleCommand(
     return;
   }
   const type = message.type as ClientCommandType;
+  // The format before the mode, as the original (its zod parse comes first): a malformed command
+  // gets the same answer from a read-only client as from a writer.
+  const parsed = clientCommandSchema.safeParse(message);
+  if (!parsed.success) {
+    const issues = parsed.error.issues
+      .map((issue) => `${issue.path.join('.') || '(command)'}: ${issue.message}`)
+      .join('; ');
+    // Bounded: the issues of a hostile payload may name any number of keys.
+    session.sendError(
+      'RUNTIME_BAD_COMMAND',
+      `Invalid command format: ${issues.slice(0, 2000)}`,
+      context,
+    );
+    return;
+  }
   if (session.mode !== 'readandwrite' && !READ_ONLY.has(type)) {
     session.sendError(
       'INSUFFICIENT_PERMISSIONS',

@@ -373,6 +373,8 @@ describe('startWebSocketServer()', () => {
       'out pong',
       'in ping',
       'out pong',
+      // The close tells the client first (issue 17).
+      'out info',
     ]);
     expect(Object.keys(entries[0])).toEqual(['loggedAt', 'direction', 'message', 'metadata']);
     expect(entries[0].metadata.size).toBe(Buffer.byteLength(JSON.stringify(entries[0].message)));

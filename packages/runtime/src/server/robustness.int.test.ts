@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { CLIENT_COMMAND_TYPES } from '@hankweave/types';
+import { CLIENT_COMMAND_TYPES, type HankweaveEvent } from '@hankweave/types';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clientTextFrame, rawUpgrade, serverFrames } from '../../test/server/raw-socket.js';
 import {
@@ -101,21 +101,37 @@ describe('WebSocket server robustness', () => {
     expect(world.runtime.getState().runs[0]?.codons).toHaveLength(0);
   });
 
-  it('rate-limits a client alone, tells it once, and serves it again after a pause', async () => {
+  it('rate-limits a client alone, answers each dropped message once, in order, and serves it again after a pause', async () => {
     const world = await served({}, { rateLimit: { messagesPerSecond: 20, burst: 5 } });
     const noisy = await world.connect();
     const calm = await world.connect();
     const from = noisy.seen.length;
     for (let index = 0; index < 50; index++)
       noisy.sendRaw(JSON.stringify({ id: `p${index}`, type: 'ping' }));
-    await noisy.until((event) => codeOf(event) === 'RATE_LIMITED', from);
+    const answerId = (event: HankweaveEvent) =>
+      (event.data as { context?: { commandId?: string } }).context?.commandId ??
+      (event.data as { replyTo?: string }).replyTo;
+    const last = await noisy.until((event) => answerId(event) === 'p49', from);
     await new Promise((resolve) => setTimeout(resolve, 300));
     const replies = noisy.seen.slice(from);
-    expect(replies.filter((event) => codeOf(event) === 'RATE_LIMITED')).toHaveLength(1);
+    // Exactly one answer each, in the order sent: its pong, or its own RATE_LIMITED (issue 17).
+    expect(replies.indexOf(last)).toBe(replies.length - 1);
+    expect(replies.map(answerId)).toEqual(Array.from({ length: 50 }, (_, index) => `p${index}`));
+    const limited = replies.filter((event) => codeOf(event) === 'RATE_LIMITED');
+    expect(limited.length).toBeGreaterThan(40);
+    for (const event of limited)
+      expect(event.data).toMatchObject({ fatal: false, severity: 'operation' });
     expect(replies.filter((event) => event.type === 'pong').length).toBeLessThan(10);
     expect(await calm.send({ type: 'ping' })).toBeUndefined();
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await noisy.send({ type: 'ping' })).toBeUndefined();
+    // websocket.log gets one refusal a second, not one per refused message.
+    await world.server.close();
+    const logged = readFileSync(orchestratorOf(world.runtime).context.layout.websocketLog, 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('RATE_LIMITED'));
+    expect(logged.length).toBeGreaterThanOrEqual(1);
+    expect(logged.length).toBeLessThanOrEqual(2);
   });
 
   it('closes a client that stops reading with 4008 without delaying the run', async () => {

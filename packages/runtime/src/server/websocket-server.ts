@@ -12,7 +12,7 @@ import { CLOSE_CODES } from './codes.js';
 import { createHttpHandler } from './http-handler.js';
 import { isLoopback, resolveServerOptions, type WebSocketServerOptions } from './server-options.js';
 import { checkUpgrade } from './upgrade-guard.js';
-import type { ServerMessage } from './wire.js';
+import { type ServerMessage, targetedEvent } from './wire.js';
 
 /** A running WebSocket server (see README.md in this folder). */
 export interface HankweaveServer {
@@ -25,7 +25,10 @@ export interface HankweaveServer {
   readonly token: string;
   /** The connected clients. */
   clients(): ClientInfo[];
-  /** Closes every connection (1001) and stops listening. Idempotent. */
+  /**
+   * Tells every handshaken client (an `info` event), closes every connection (1001) and stops
+   * listening. Idempotent.
+   */
   close(): Promise<void>;
 }
 
@@ -152,10 +155,20 @@ export async function startWebSocketServer(
   });
 
   let closing: Promise<void> | undefined;
-  const close = (): Promise<void> => {
+  /**
+   * Closes the server. `notice`, when given, goes to every live client as an `info` event right
+   * before its close frame (a graceful end, reference §5.8: clients are told, then closed).
+   */
+  const closeWith = (notice: string | undefined): Promise<void> => {
     closing ??= (async () => {
       unsubscribe();
       const open = [...sessions];
+      if (notice !== undefined) {
+        // Targeted, not journaled: the journal is closed by now, and the notice is about this
+        // connection. A client still in its handshake has no `handshake.response` yet, so none.
+        const event = targetedEvent('info', { message: notice });
+        for (const session of open) if (session.state === 'live') session.send(event);
+      }
       for (const session of open) session.close(CLOSE_CODES.GOING_AWAY, 'Server closing');
       const deadline = Date.now() + CLOSE_WAIT_MS;
       while (sessions.size > 0 && Date.now() < deadline) {
@@ -171,10 +184,15 @@ export async function startWebSocketServer(
     })();
     return closing;
   };
+  const close = (): Promise<void> => closeWith(shutdownNotice(undefined));
 
   await runtime.updateLock({ port, host: resolved.host, token: resolved.token });
   context.log.info(`WebSocket server listening on ${url}`);
-  if (resolved.closeWhenFinished) void runtime.finished.then(close);
+  if (resolved.closeWhenFinished)
+    void runtime.finished.then((exit) =>
+      // A forced end sends nothing more, as the original's forceShutdown: it closes at once.
+      closeWith(exit.reason === 'force' ? undefined : shutdownNotice(exit.reason)),
+    );
 
   return {
     port,
@@ -184,6 +202,13 @@ export async function startWebSocketServer(
     clients: () => [...sessions].map((session) => session.info),
     close,
   };
+}
+
+/** The `info` message of a graceful close, with the runtime's reason when it has finished. */
+function shutdownNotice(reason: string | undefined): string {
+  return reason === undefined
+    ? 'Server shutting down: the connection closes now.'
+    : `Server shutting down (${reason}): the connection closes now.`;
 }
 
 /** Answers a refused upgrade with a plain HTTP status, before any WebSocket exists. */

@@ -3,7 +3,6 @@ import {
   type ClientCommandType,
   clientCommandSchema,
   handshakeSchema,
-  READ_ONLY_COMMAND_TYPES,
 } from '@hankweave/types';
 
 /**
@@ -19,6 +18,27 @@ export interface SessionModel {
   authenticated: boolean;
   /** The server's token, to judge a token in the handshake. */
   token: string;
+}
+
+/**
+ * What the server must send in answer to `text` when it arrives over the rate limit: one
+ * `RATE_LIMITED` error naming it as any error does (README: every message gets exactly one answer).
+ */
+export function rateLimitedAnswer(text: string): Expected {
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return { kind: 'error', code: 'RATE_LIMITED' };
+  }
+  if (typeof message !== 'object' || message === null || Array.isArray(message))
+    return { kind: 'error', code: 'RATE_LIMITED' };
+  const context = contextOf(message as Record<string, unknown>);
+  return {
+    kind: 'error',
+    code: 'RATE_LIMITED',
+    ...(Object.keys(context).length > 0 ? { context } : {}),
+  };
 }
 
 /** The answer a message must get. */
@@ -38,7 +58,13 @@ export type Expected =
   | { kind: 'close'; code: number };
 
 const COMMAND_TYPES = new Set<string>(CLIENT_COMMAND_TYPES);
-const READ_ONLY = new Set<string>(READ_ONLY_COMMAND_TYPES);
+/**
+ * The commands a read-only client may send: reference §3.1's list, written out here rather than
+ * imported, so the oracle checks the server against the reference. `ping.broadcast` is not among
+ * them; `server.shutdown` and `server.force_shutdown` are left out on purpose (README: a
+ * read-only client cannot stop a server).
+ */
+const READ_ONLY = new Set<string>(['checkpoint.list', 'ping', 'history.sync']);
 /** How much of a `type` the error context repeats (README: the type, when it is a string). */
 const ECHOED_TYPE = 100;
 
@@ -65,10 +91,8 @@ export function expectedAnswer(
   }
   if (typeof message !== 'object' || message === null || Array.isArray(message))
     return { kind: 'error', code: 'INVALID_COMMAND' };
-  const { id, type } = message as { id?: unknown; type?: unknown };
-  const context: { commandId?: string; commandType?: string } = {};
-  if (typeof id === 'string' && id.length > 0) context.commandId = id;
-  if (typeof type === 'string') context.commandType = type.slice(0, ECHOED_TYPE);
+  const { type } = message as { type?: unknown };
+  const context = contextOf(message as Record<string, unknown>);
   const error = (code: string, closes?: number): Expected => ({
     kind: 'error',
     code,
@@ -88,10 +112,20 @@ export function expectedAnswer(
   if (context.commandId === undefined) return error('INVALID_COMMAND');
   if (!session.handshaken) return error('HANDSHAKE_REQUIRED');
   if (!COMMAND_TYPES.has(type)) return error('UNKNOWN_COMMAND');
+  // The format before the mode (reference §3.1: the original's schema check comes first).
+  if (!clientCommandSchema.safeParse(message).success) return error('RUNTIME_BAD_COMMAND');
   if (session.mode !== 'readandwrite' && !READ_ONLY.has(type))
     return error('INSUFFICIENT_PERMISSIONS');
-  if (!clientCommandSchema.safeParse(message).success) return error('RUNTIME_BAD_COMMAND');
   return { kind: 'command', type: type as ClientCommandType, id: context.commandId };
+}
+
+/** The context an error names: the message's id when valid, its type when a string. */
+function contextOf(message: Record<string, unknown>): { commandId?: string; commandType?: string } {
+  const { id, type } = message;
+  const context: { commandId?: string; commandType?: string } = {};
+  if (typeof id === 'string' && id.length > 0) context.commandId = id;
+  if (typeof type === 'string') context.commandType = type.slice(0, ECHOED_TYPE);
+  return context;
 }
 
 /** The session after a message with that expectation. */

@@ -32,6 +32,14 @@ describe('clientCommandSchema', () => {
     expect(READ_ONLY_COMMAND_TYPES).not.toContain('server.shutdown');
     expect(READ_ONLY_COMMAND_TYPES).not.toContain('server.force_shutdown');
   });
+
+  it('lists as read-only exactly the reads of reference §3.1, not ping.broadcast', () => {
+    expect([...READ_ONLY_COMMAND_TYPES].sort()).toEqual([
+      'checkpoint.list',
+      'history.sync',
+      'ping',
+    ]);
+  });
 });
 
 describe('handshakeSchema', () => {

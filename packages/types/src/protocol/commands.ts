@@ -77,13 +77,15 @@ export const CLIENT_COMMAND_TYPES = clientCommandSchema.options.map(
 ) as ClientCommandType[];
 
 /**
- * Commands that change nothing. Unlike the original runtime, shutdown is not among them: a
- * read-only client cannot stop a server (ARCHITECTURE.md "Security by default").
+ * The commands a read-only client may send and that run during a rollback: those of reference
+ * §3.1 that change nothing. `ping.broadcast` is not one of them (it reaches every client: the
+ * original refuses it to read-only clients with `INSUFFICIENT_PERMISSIONS`). Unlike the original,
+ * `server.shutdown` and `server.force_shutdown` are not either: a read-only client cannot stop a
+ * server (ARCHITECTURE.md "Security by default").
  */
 export const READ_ONLY_COMMAND_TYPES: readonly ClientCommandType[] = [
   'checkpoint.list',
   'ping',
-  'ping.broadcast',
   'history.sync',
 ];
 
