@@ -33,14 +33,7 @@ export const RUNTIME_PHASES = [
 export type RuntimePhase = (typeof RUNTIME_PHASES)[number];
 
 /** Commands grouped by what they need from the runtime. */
-type CommandGroup =
-  | 'run'
-  | 'stop-codon'
-  | 'rollback'
-  | 'shutdown'
-  | 'read'
-  | 'ping'
-  | 'broadcast';
+type CommandGroup = 'run' | 'stop-codon' | 'rollback' | 'shutdown' | 'read' | 'ping' | 'broadcast';
 
 const GROUP_OF: Readonly<Record<ClientCommandType, CommandGroup>> = {
   'codon.start': 'run',
