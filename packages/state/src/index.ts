@@ -53,4 +53,11 @@ export { type RunTreeNode, runTree } from './read/run-tree.js';
 export { reduceState, replayTransitions } from './reducer/reduce-state.js';
 export { SERVER_CRASHED_REASON } from './reducer/run-transitions.js';
 export { type OpenStateStoreOptions, StateStore } from './state-store.js';
+export {
+  type RepairResult,
+  repairStructure,
+  STATE_REPAIR_KINDS,
+  type StateRepair,
+  type StateRepairKind,
+} from './validation/repair-state.js';
 export { type ValidateStateOptions, validateState } from './validation/validate-state.js';

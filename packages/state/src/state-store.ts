@@ -46,7 +46,7 @@ export class StateStore {
   readonly hankweaveDir: string;
   /** Paths of the files the store manages. */
   readonly paths: StatePaths;
-  /** Which file the state was loaded from, and why. */
+  /** Which file the state was loaded from, why, and what was repaired in it. */
   readonly recovery: RecoveryReport;
   /** Validation of the loaded state (warnings only: a state with errors is never loaded). */
   readonly validation: StateValidation;
@@ -87,12 +87,16 @@ export class StateStore {
         paths: this.paths,
         linksWork: true,
         dirReady: false,
-        primaryGood: loaded.recovery.source === 'primary',
+        // A repaired primary is not a good save: it must not become state.json.bak.
+        primaryGood: loaded.recovery.source === 'primary' && loaded.recovery.repairs.length === 0,
       },
       {
-        paths: loaded.recovery.rejected
-          .filter((file) => file.problem !== 'missing')
-          .map((file) => file.path),
+        paths: [
+          ...loaded.recovery.rejected
+            .filter((file) => file.problem !== 'missing')
+            .map((file) => file.path),
+          ...(loaded.recovery.repaired === undefined ? [] : [loaded.recovery.repaired.path]),
+        ],
         stamp: () => clock().getTime(),
         onMoved: (moved) => {
           if (moved.length > 0)
@@ -105,7 +109,10 @@ export class StateStore {
 
   /**
    * Loads the state of `hankweaveDir` (recovery chain state.json → state.json.bak → fresh) and
-   * validates it. Writes nothing: crash detection is a separate, explicit step
+   * validates it. Writes only when the file used had to be repaired (`recovery.repairs` not
+   * empty): the original is moved aside as `<file>.corrupt-<time>` and the repaired state saved
+   * durably before `open` resolves (a failed save is reported through `onWriteError` and retried
+   * by the next flush). Crash detection is a separate, explicit step
    * ({@link StateStore.detectCrashedRuns}) to run after taking `runtime.lock`.
    *
    * @throws {StateError} STATE_CORRUPT when `onUnrecoverable: 'throw'` and no state file is usable.
@@ -120,7 +127,17 @@ export class StateStore {
       checkpointExists: options.checkpointExists,
       onUnrecoverable: options.onUnrecoverable,
     });
-    return new StateStore(hankweaveDir, loaded, options);
+    const store = new StateStore(hankweaveDir, loaded, options);
+    if (loaded.recovery.repairs.length > 0) await store.saveRepaired();
+    return store;
+  }
+
+  // Makes the repaired state durable now, as if a transition had changed it. A failure was
+  // already reported through onWriteError; the state stays in memory and the next flush retries.
+  private async saveRepaired(): Promise<void> {
+    this.version++;
+    this.writer.notify(this.version);
+    await this.writer.flush().catch(() => {});
   }
 
   /** The current state, including transitions not yet on disk. Treat it as read-only. */

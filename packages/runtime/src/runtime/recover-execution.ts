@@ -6,7 +6,7 @@ import {
 } from '@hankweave/state';
 import type { HankweaveState } from '@hankweave/types';
 import { startRun } from './runs.js';
-import { info, type RuntimeContext, transition } from './runtime-context.js';
+import { emit, info, type RuntimeContext, transition } from './runtime-context.js';
 
 /** What `start()` must do after recovery: nothing more, or roll back to the last success. */
 export type Recovery = { kind: 'ready' } | { kind: 'roll-back-to-last-success' };
@@ -18,6 +18,7 @@ export type Recovery = { kind: 'ready' } | { kind: 'roll-back-to-last-success' }
  * the last success instead (which opens the run).
  */
 export function recoverExecution(context: RuntimeContext): Recovery {
+  reportStateRepairs(context);
   // We hold the lock, so every run still marked running belongs to a server that is gone.
   for (const run of findCrashedRuns(context.store.state, {
     isPidAlive: () => false,
@@ -55,6 +56,27 @@ export function recoverExecution(context: RuntimeContext): Recovery {
     }
   }
   return { kind: 'ready' };
+}
+
+/**
+ * A state.json that loaded but broke a structural rule was repaired and kept by the store (the
+ * damaged file moved aside as `.corrupt-*`): its runs are acknowledged history. The repair is
+ * journaled as a warning, so clients and later readers know.
+ */
+function reportStateRepairs(context: RuntimeContext): void {
+  const { repairs } = context.store.recovery;
+  if (repairs.length === 0) return;
+  const listed = repairs
+    .slice(0, 5)
+    .map((repair) => `${repair.path || '(root)'}: ${repair.message}`)
+    .join('; ');
+  emit(context, 'error', {
+    message: `${repairs[0]?.file ?? 'state.json'} was repaired on load (${repairs.length} repair(s); the damaged file is kept beside it as .corrupt-*): ${listed}`,
+    fatal: false,
+    severity: 'warning',
+    code: 'STATE_REPAIRED',
+    context: { repairs },
+  });
 }
 
 /** The newest completion on the thread, else in any run: where a new run continues from. */

@@ -8,6 +8,7 @@ import {
 import { stateError } from '../errors.js';
 import { type CheckpointExists, type StateLogger, silentLogger } from '../options.js';
 import { statePaths } from '../paths.js';
+import { repairStructure, type StateRepair } from '../validation/repair-state.js';
 import { notJsonError, validateStructure } from '../validation/structure.js';
 import { stateWarnings } from '../validation/validate-state.js';
 
@@ -32,6 +33,14 @@ export interface RecoveryReport {
   rejected: RejectedStateFile[];
   /** A `state.json.tmp` exists: a save was interrupted. It is never read. */
   leftoverTemp: boolean;
+  /**
+   * The repairs made to the file used, when it was readable but structurally invalid (README
+   * "Recovery"); empty when it was valid as read. Its history is kept; the original file is moved
+   * aside (`<file>.corrupt-<time>`) when a store saves the repaired state.
+   */
+  repairs: StateRepair[];
+  /** The file that was repaired and the validation errors it had before, when `repairs` is not empty. */
+  repaired?: { file: RejectedStateFile['file']; path: string; errors: ValidationError[] };
 }
 
 /** The result of loading: the state, its validation and the recovery report. */
@@ -50,7 +59,9 @@ export interface LoadStateOptions {
   onUnrecoverable?: 'fresh' | 'throw';
 }
 
-type Attempt = { state: HankweaveState } | { rejected: RejectedStateFile };
+type Attempt =
+  | { state: HankweaveState; repairs: StateRepair[]; errors: ValidationError[] }
+  | { rejected: RejectedStateFile };
 
 const tryFile = async (fs: Fs, path: string, file: RejectedStateFile['file']): Promise<Attempt> => {
   let text: string;
@@ -75,10 +86,17 @@ const tryFile = async (fs: Fs, path: string, file: RejectedStateFile['file']): P
     return { rejected: { file, path, problem: 'not_json', errors: [notJsonError(file, error)] } };
   }
   const { state, errors } = validateStructure(data);
-  if (state === undefined || errors.length > 0) {
+  if (state !== undefined && errors.length === 0) return { state, repairs: [], errors };
+  // Readable but structurally invalid: repaired and kept, unless it cannot be read as a state.
+  const repaired = repairStructure(data);
+  if (repaired.state === undefined) {
     return { rejected: { file, path, problem: 'invalid', errors } };
   }
-  return { state };
+  return {
+    state: repaired.state,
+    repairs: repaired.repairs.map((repair) => ({ file, ...repair })),
+    errors,
+  };
 };
 
 const exists = async (fs: Fs, path: string): Promise<boolean> => {
@@ -95,15 +113,32 @@ const describe = (rejected: RejectedStateFile): string =>
     ? `${rejected.file} is missing`
     : `${rejected.file} is ${rejected.problem === 'not_json' ? 'not valid JSON' : rejected.problem}`;
 
+const SHOWN_REPAIRS = 5;
+
+const explainRepairs = (repairs: StateRepair[]): string => {
+  if (repairs.length === 0) return '';
+  const shown = repairs
+    .slice(0, SHOWN_REPAIRS)
+    .map((repair) => `${repair.path || '(root)'}: ${repair.message}`);
+  if (repairs.length > SHOWN_REPAIRS) shown.push(`...and ${repairs.length - SHOWN_REPAIRS} more`);
+  return (
+    ` It was structurally invalid and was repaired (${repairs.length} ` +
+    `${repairs.length === 1 ? 'repair' : 'repairs'}: ${shown.join('; ')}); every run was kept, ` +
+    `and the original is moved aside as ${repairs[0]?.file}.corrupt-<time> when the repaired ` +
+    'state is saved.'
+  );
+};
+
 const explain = (
   source: StateSource,
   rejected: RejectedStateFile[],
   leftoverTemp: boolean,
+  repairs: StateRepair[],
 ): string => {
   let reason: string;
-  if (source === 'primary') reason = 'Loaded state.json.';
+  if (source === 'primary') reason = `Loaded state.json.${explainRepairs(repairs)}`;
   else if (source === 'backup') {
-    reason = `${describe(rejected[0] as RejectedStateFile)}; recovered from state.json.bak (the previous save).`;
+    reason = `${describe(rejected[0] as RejectedStateFile)}; recovered from state.json.bak (the previous save).${explainRepairs(repairs)}`;
   } else if (rejected.every((file) => file.problem === 'missing')) {
     reason = 'No state file yet; starting with a fresh state.';
   } else {
@@ -118,7 +153,9 @@ const explain = (
 
 /**
  * Loads `state.json` with seed 000's recovery chain: `state.json`, else `state.json.bak`, else a
- * fresh state (with a warning when files existed but were unusable). Never writes: a leftover
+ * fresh state (with a warning when files existed but were unusable). A file that is readable but
+ * structurally invalid is repaired and used (`recovery.repairs`, README "Recovery") rather than
+ * skipped, so its history is not lost. Never writes: a leftover
  * `state.json.tmp` is only reported. Read-only and safe while a server writes, because every save
  * replaces `state.json` by an atomic rename: a reader sees the old file or the new one, whole.
  *
@@ -135,6 +172,8 @@ export const loadState = async (
   const rejected: RejectedStateFile[] = [];
   let state: HankweaveState | undefined;
   let source: StateSource = 'fresh';
+  let repairs: StateRepair[] = [];
+  let repaired: RecoveryReport['repaired'];
   for (const [file, path, candidate] of [
     ['state.json', paths.primary, 'primary'],
     ['state.json.bak', paths.backup, 'backup'],
@@ -143,12 +182,14 @@ export const loadState = async (
     if ('state' in attempt) {
       state = attempt.state;
       source = candidate;
+      repairs = attempt.repairs;
+      if (repairs.length > 0) repaired = { file, path, errors: attempt.errors };
       break;
     }
     rejected.push(attempt.rejected);
   }
   const unusable = rejected.filter((file) => file.problem !== 'missing');
-  const reason = explain(source, rejected, leftoverTemp);
+  const reason = explain(source, rejected, leftoverTemp, repairs);
   if (state === undefined && unusable.length > 0 && options.onUnrecoverable === 'throw') {
     throw stateError('STATE_CORRUPT', reason, {
       hankweaveDir,
@@ -156,7 +197,8 @@ export const loadState = async (
     });
   }
   // Starting fresh in an empty directory is normal; any other fallback deserves a warning.
-  if (source === 'backup' || unusable.length > 0) logger.warn(reason, { hankweaveDir, source });
+  if (source === 'backup' || unusable.length > 0 || repairs.length > 0)
+    logger.warn(reason, { hankweaveDir, source, repairs });
   else if (leftoverTemp) logger.info?.(reason, { hankweaveDir });
 
   const chosen = state ?? emptyState();
@@ -168,6 +210,13 @@ export const loadState = async (
   return {
     state: chosen,
     validation: { valid: true, errors: [], warnings },
-    recovery: { source, reason, rejected, leftoverTemp },
+    recovery: {
+      source,
+      reason,
+      rejected,
+      leftoverTemp,
+      repairs,
+      ...(repaired === undefined ? {} : { repaired }),
+    },
   };
 };

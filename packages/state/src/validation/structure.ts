@@ -10,7 +10,7 @@ const MAX_ISSUES = 10;
 export const MAX_STATE_DEPTH = 256;
 
 /** True when `value` nests objects or arrays deeper than `limit` (iterative: no recursion). */
-const nestedDeeperThan = (value: unknown, limit: number): boolean => {
+export const nestedDeeperThan = (value: unknown, limit: number): boolean => {
   const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
   while (stack.length > 0) {
     const item = stack.pop() as { value: unknown; depth: number };
@@ -27,7 +27,7 @@ const nestedDeeperThan = (value: unknown, limit: number): boolean => {
  * on an object whose `toString` key is not a function, overflow on deep arrays, and copy
  * megabytes of a huge string.
  */
-const show = (value: unknown): string => {
+export const show = (value: unknown): string => {
   if (typeof value === 'string') return value.length > 80 ? `${value.slice(0, 80)}...` : value;
   if (typeof value === 'object' && value !== null)
     return Array.isArray(value) ? '[array]' : '[object]';
@@ -63,7 +63,8 @@ const describeCodonIssue = (data: unknown, issue: Issue): string => {
 /**
  * Structural validation of parsed JSON (seed 000 "State Validation" errors): `corrupted_data` for
  * a wrong top-level shape, `invalid_codon` for a codon record that does not match its status,
- * `missing_run` when `currentRunId` names no run. Returns the typed state when there is no error.
+ * `missing_run` when `currentRunId` names no run, `corrupted_data` again when two runs share an id.
+ * Returns the typed state when there is no error.
  */
 export const validateStructure = (
   data: unknown,
@@ -111,8 +112,24 @@ export const validateStructure = (
           type: 'missing_run',
           message:
             `currentRunId '${state.currentRunId}' names no run in state.json (the file was edited ` +
-            'or restored partially). Restore state.json.bak, or set currentRunId to null while ' +
-            'no server is running.',
+            'or restored partially). Loading repairs it (the newest running run, or null) and ' +
+            'keeps the original file beside it as state.json.corrupt-<time>.',
+        },
+      ],
+    };
+  }
+  const ids = new Set<string>();
+  const repeated = state.runs.find((run) => ids.size === ids.add(run.runId).size);
+  if (repeated !== undefined) {
+    return {
+      state,
+      errors: [
+        {
+          type: 'corrupted_data',
+          message:
+            `Run id '${show(repeated.runId)}' is used by more than one run in state.json (the file ` +
+            'was edited or merged by hand). Loading renames the older runs; to do it by hand, ' +
+            'give each run a unique runId while no server is running.',
         },
       ],
     };

@@ -23,6 +23,7 @@ import {
 } from '../../src/index.js';
 import { loadState } from '../../src/persistence/load-state.js';
 import { makeTransition as t } from '../../src/testing/transitions.js';
+import { repairStructure } from '../../src/validation/repair-state.js';
 import { twoRunState } from '../fixture-state.js';
 import { applyMutation, type Mutation, mutationArb } from './json-mutations.js';
 
@@ -126,8 +127,13 @@ const place = async (path: string, content: Buffer | 'dir' | undefined): Promise
   else if (content !== undefined) await writeFile(path, content);
 };
 
-/** The test's own verdict on a state file: its parsed value when it parses and validates. */
-const goodState = async (content: Buffer | 'dir' | undefined): Promise<unknown> => {
+/**
+ * The test's own verdict on a state file: its parsed value when it parses and validates, else the
+ * repaired state when it parses and can be repaired (README "Recovery"), else nothing.
+ */
+const goodState = async (
+  content: Buffer | 'dir' | undefined,
+): Promise<{ state: unknown; repaired: boolean } | undefined> => {
   if (content === undefined || content === 'dir') return undefined;
   let data: unknown;
   try {
@@ -135,8 +141,13 @@ const goodState = async (content: Buffer | 'dir' | undefined): Promise<unknown> 
   } catch {
     return undefined;
   }
-  // validateState reads disk input too: it must answer, never throw.
-  return (await validateState(data)).valid ? data : undefined;
+  // validateState and repairStructure read disk input too: they must answer, never throw.
+  if ((await validateState(data)).valid) return { state: data, repaired: false };
+  const { state, repairs } = repairStructure(data);
+  if (state === undefined) return undefined;
+  expect(repairs.length).toBeGreaterThan(0);
+  expect((await validateState(state)).valid).toBe(true);
+  return { state, repaired: true };
 };
 
 /**
@@ -222,15 +233,16 @@ describe('state files of arbitrary bytes (fuzz)', () => {
             throw read.error; // the default recovery never fails on content
           }
           const { state, source, validation, recovery } = read.value;
-          if (goodPrimary !== undefined) {
-            expect(source).toBe('primary');
-            expect(withoutProtoKeys(state)).toEqual(withoutProtoKeys(goodPrimary));
-          } else if (goodBackup !== undefined) {
-            expect(source).toBe('backup');
-            expect(withoutProtoKeys(state)).toEqual(withoutProtoKeys(goodBackup));
-          } else {
-            expect(source).toBe('fresh');
+          const used = goodPrimary ?? goodBackup;
+          if (goodPrimary !== undefined) expect(source).toBe('primary');
+          else if (goodBackup !== undefined) expect(source).toBe('backup');
+          else expect(source).toBe('fresh');
+          if (used === undefined) {
             expect(state).toEqual(emptyState());
+            expect(recovery.repairs).toEqual([]);
+          } else {
+            expect(withoutProtoKeys(state)).toEqual(withoutProtoKeys(used.state));
+            expect(recovery.repairs.length > 0).toBe(used.repaired);
           }
           expect(plainPrototypes(state)).toBe(true);
           expect(validation.valid).toBe(true);

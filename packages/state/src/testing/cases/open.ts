@@ -63,32 +63,80 @@ export const describeOpenCases = (harness: StateStoreHarness): void => {
       expect(ctx().logger.warnings).toEqual([expect.stringMatching(/state\.json is missing/)]);
     });
 
-    it('rejects a state whose currentRunId names no run (missing_run) and uses the backup', async () => {
-      const { first } = await twoSaves();
+    /** The `.corrupt-<time>` copies of state.json in the directory. */
+    const keptAside = async () =>
+      (await ctx().list()).filter((name) => name.startsWith('state.json.corrupt-'));
+
+    it('repairs a state whose currentRunId names no run (missing_run) and keeps its history', async () => {
+      const { first, second } = await twoSaves();
       const json = JSON.parse((await ctx().read(ctx().paths.primary)) ?? '{}');
-      await ctx().write(ctx().paths.primary, JSON.stringify({ ...json, currentRunId: 'ghost' }));
+      const damaged = JSON.stringify({ ...json, currentRunId: 'ghost' });
+      await ctx().write(ctx().paths.primary, damaged);
       const store = await ctx().open();
-      expect(store.recovery.rejected[0]?.errors.map((error) => error.type)).toEqual([
-        'missing_run',
+      expect(store.recovery.source).toBe('primary');
+      expect(store.recovery.repaired?.errors.map((error) => error.type)).toEqual(['missing_run']);
+      expect(store.recovery.repairs).toEqual([
+        {
+          file: 'state.json',
+          path: 'currentRunId',
+          kind: 'current-run-reset',
+          message: expect.stringMatching(/ghost.*'r1'/),
+        },
       ]);
-      expect(store.state).toEqual(first);
+      // r1 is the newest running run: the one currentRunId named before the damage.
+      expect(store.state).toEqual(second);
+      expect(ctx().logger.warnings.join('\n')).toMatch(/repaired/);
+      // Saved before open resolved; the damaged file kept aside; the backup still the good save.
+      expect(JSON.parse((await ctx().read(ctx().paths.primary)) ?? '')).toEqual(second);
+      const kept = await keptAside();
+      expect(kept).toHaveLength(1);
+      expect(await ctx().read(`${ctx().dir}/${kept[0]}`)).toBe(damaged);
+      expect(JSON.parse((await ctx().read(ctx().paths.backup)) ?? '')).toEqual(first);
+      // The repaired file is a good save: the next open loads it with no repair.
+      const again = await ctx().open();
+      expect(again.recovery).toMatchObject({ source: 'primary', repairs: [] });
+      expect(again.state).toEqual(second);
     });
 
-    it('rejects a codon record that does not match its status (invalid_codon)', async () => {
+    it('repairs a codon record that lacks a field its status requires (invalid_codon)', async () => {
       const store0 = await ctx().open();
       store0.apply(t.runStarted('r1'));
       for (const step of codonLifecycle('r1', 'research', 'running')) store0.apply(step);
       await store0.flush();
-      store0.apply(t.messages('r1', 'research', 1));
+      const good = store0.apply(t.messages('r1', 'research', 1));
       await store0.flush();
       const json = JSON.parse((await ctx().read(ctx().paths.primary)) ?? '{}');
       delete json.runs[0].codons[0].claudeSessionId;
       await ctx().write(ctx().paths.primary, JSON.stringify(json));
       const store = await ctx().open();
-      const errors = store.recovery.rejected[0]?.errors ?? [];
+      const errors = store.recovery.repaired?.errors ?? [];
       expect(errors.map((error) => error.type)).toEqual(['invalid_codon']);
       expect(errors[0]?.message).toMatch(/research.*claudeSessionId/);
+      expect(store.recovery.source).toBe('primary');
+      expect(store.recovery.repairs).toEqual([
+        expect.objectContaining({
+          path: 'runs[0].codons[0].claudeSessionId',
+          kind: 'field-defaulted',
+        }),
+      ]);
+      const expected = structuredClone(good);
+      (expected.runs[0]?.codons[0] as { claudeSessionId: string }).claudeSessionId = '';
+      expect(store.state).toEqual(expected);
+      expect(await keptAside()).toHaveLength(1);
+    });
+
+    it('falls back to state.json.bak when a codon record has no known status (unrepairable)', async () => {
+      const { first } = await twoSaves();
+      const json = JSON.parse((await ctx().read(ctx().paths.primary)) ?? '{}');
+      json.runs[0].codons[0].status = 'levitating';
+      await ctx().write(ctx().paths.primary, JSON.stringify(json));
+      const store = await ctx().open();
       expect(store.recovery.source).toBe('backup');
+      expect(store.recovery.repairs).toEqual([]);
+      expect(store.recovery.rejected[0]?.errors.map((error) => error.type)).toEqual([
+        'invalid_codon',
+      ]);
+      expect(store.state).toEqual(first);
     });
 
     it('starts fresh with a warning when both files are damaged, and keeps them at the first save', async () => {
