@@ -112,7 +112,9 @@ export {
   sentinelHistoryFileSchema,
 } from './files/sentinel-history.js';
 export { type WebSocketLogEntry, websocketLogEntrySchema } from './files/websocket-log.js';
+export { hankNameFromPath } from './hank/hank-compat.js';
 export {
+  beforeCopyCommandSchema,
   type CodonConfig,
   type CodonConfigInput,
   type ContainerBudget,
@@ -120,16 +122,21 @@ export {
   codonConfigSchema,
   codonTrackedPatterns,
   containerBudgetSchema,
+  DEFAULT_HANK_META,
   type HankConfig,
   type HankConfigInput,
   type HankItem,
+  type HankMeta,
   hankConfigSchema,
   hankItemSchema,
+  hankMetaSchema,
   isLoopConfig,
   type LoopConfig,
   loopConfigSchema,
+  type RigCommandOperation,
   type RigOperation,
   retryConfigSchema,
+  rigCommandOperationSchema,
   rigOperationSchema,
   sentinelSettingsSchema,
   type TerminateOn,
@@ -143,6 +150,11 @@ export {
   type HankValidation,
 } from './hank/hank-issue.js';
 export { checkRefSyntax } from './hank/hank-refs.js';
+export {
+  type JsonParseResult,
+  type JsonSyntaxProblem,
+  parseJsonWithLocation,
+} from './hank/json-location.js';
 export {
   type CodonSentinelEntry,
   codonSentinelEntrySchema,

@@ -15,6 +15,7 @@ import { type DryRun, startDryRun } from '../run/dry-run.js';
 import { attachIdleControls, IDLE_KEYS } from '../run/idle-controls.js';
 import { resolveRunInputs } from '../run/run-inputs.js';
 import { cliVersion } from '../version.js';
+import { readHankJson } from './load-hank.js';
 import { validateCommand } from './validate.js';
 
 /** Flags of the run form (reference §2.2, the ones that apply to this CLI). */
@@ -56,7 +57,11 @@ export async function runCommand(
   }
   const idleTimeoutMs = parseSeconds(options.shimIdleTimeout, '--shim-idle-timeout', 1, 1800);
   const port = parsePort(options.port);
+  // Read here first, so a file that is not JSON gets the same report as `validate` gives it
+  // (file:line:column, the line and a caret), then validated exactly as the runtime will.
+  const { config: parsedHank } = readHankJson(inputs.hankPath);
   const hank = loadHank({
+    hank: parsedHank,
     hankPath: inputs.hankPath,
     ...(options.model ? { model: options.model } : {}),
   });

@@ -1,16 +1,29 @@
 import { type HankConfig, isLoopConfig, validateHank } from '@hankweave/types';
 import type { Terminal } from '../output/terminal.js';
-import { readHankJson, resolveHankPath } from './load-hank.js';
+import { invalidJsonError, readHankJsonText, resolveHankPath } from './load-hank.js';
 
-/** `hankweave validate <hank>`: checks everything a run would check first; creates nothing. */
+/**
+ * `hankweave validate <hank>`: checks everything a run would check first; creates nothing.
+ * With `--json`, prints `{hankPath, valid, errors, warnings}` on stdout, also when hank.json is
+ * not JSON (one error, code `invalid_json`, with `line`, `column` and `excerpt`).
+ */
 export function validateCommand(
   terminal: Terminal,
   hankArg: string,
   options: { json?: boolean },
 ): number {
   const hankPath = resolveHankPath(hankArg);
-  const { config, hankDir } = readHankJson(hankPath);
-  const result = validateHank(config, { hankDir });
+  const read = readHankJsonText(hankPath);
+  if (!read.ok) {
+    if (!options.json) throw invalidJsonError(read.problem);
+    // The same shape as any other result, with one `invalid_json` error that carries where.
+    const { message, line, column, excerpt } = read.problem;
+    const error = { path: '(root)', code: 'invalid_json', message, line, column, excerpt };
+    terminal.out(JSON.stringify({ hankPath, valid: false, errors: [error], warnings: [] }));
+    return 1;
+  }
+  const { config, hankDir } = read;
+  const result = validateHank(config, { hankDir, hankPath });
   if (options.json) {
     terminal.out(
       JSON.stringify({

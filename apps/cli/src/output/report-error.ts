@@ -40,6 +40,20 @@ const HINTS: Record<string, string> = {
     'The event journal cannot be opened; check that .hankweave/events/ is readable.',
 };
 
+/** The hint for a coded error: "the fields listed above" only when fields were listed. */
+function hintOf(error: HankweaveError, code: string): string | undefined {
+  if (code === 'RUNTIME_INVALID_HANK') {
+    const details = (error.details ?? {}) as { line?: unknown; errors?: unknown[] };
+    if (typeof details.line === 'number') {
+      return 'Fix the JSON syntax at that line and column (a trailing comma or a missing quote is the usual cause).';
+    }
+    if (!Array.isArray(details.errors) || details.errors.length === 0) {
+      return '`hankweave validate <hank>` lists what is wrong with a hank without running it.';
+    }
+  }
+  return HINTS[code];
+}
+
 /** True when HANKWEAVE_DEBUG asks for stack traces. */
 export const debugEnabled = (env: NodeJS.ProcessEnv = process.env): boolean =>
   env.HANKWEAVE_DEBUG === '1' || env.HANKWEAVE_DEBUG === 'true';
@@ -59,7 +73,7 @@ export function reportError(terminal: Terminal, error: unknown): number {
   const hint = CliError.is(error)
     ? error.hint
     : code
-      ? HINTS[code]
+      ? hintOf(error as HankweaveError, code)
       : 'Rerun with HANKWEAVE_DEBUG=1 to see where it failed, and report it if it looks like a bug.';
   if (hint) terminal.err(`${style.dim('→')} ${hint}`);
   if (debugEnabled()) {

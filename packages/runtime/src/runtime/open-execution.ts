@@ -14,6 +14,7 @@ import {
   defaultModelCatalog,
   type HankConfig,
   isTerminalCodonStatus,
+  parseJsonWithLocation,
   type SentinelState,
   validateHank,
 } from '@hankweave/types';
@@ -38,9 +39,11 @@ export interface LoadedHank {
 
 /**
  * Loads and validates hank.json (a `--model` override applies to every codon before validation).
+ * A hank without `meta` is named after its file (see validateHank's `hankPath`).
  *
  * @throws {RuntimeError} RUNTIME_HANK_NOT_FOUND, RUNTIME_INVALID_HANK (details.errors lists every
- *   issue with its JSON path).
+ *   issue with its JSON path; when the file is not JSON, details also has `line` and `column`,
+ *   and the message is `<file>:<line>:<column>: <what>`, the line and a caret under the column).
  */
 export function loadHank(
   options: Pick<CreateRuntimeOptions, 'hank' | 'hankPath' | 'hankDir' | 'model' | 'env'>,
@@ -62,15 +65,18 @@ export function loadHank(
         { cause, details: { hankPath } },
       );
     }
-    try {
-      raw = JSON.parse(text);
-    } catch (cause) {
-      throw new RuntimeError(
-        'RUNTIME_INVALID_HANK',
-        `${hankPath} is not valid JSON: ${(cause as Error).message}`,
-        { cause, details: { hankPath, errors: [] } },
-      );
+    const parsed = parseJsonWithLocation(text, hankPath);
+    if (!parsed.ok) {
+      const { line, column, message, formatted } = parsed.error;
+      // One issue, so that details.errors (the list callers print) is never empty.
+      const errors = [
+        { path: '(root)', code: 'invalid_json', message: `${line}:${column}: ${message}` },
+      ];
+      throw new RuntimeError('RUNTIME_INVALID_HANK', formatted, {
+        details: { hankPath, line, column, errors },
+      });
     }
+    raw = parsed.value;
   } else {
     throw new RuntimeError(
       'RUNTIME_HANK_NOT_FOUND',
@@ -80,7 +86,7 @@ export function loadHank(
   }
   const hankDir = resolve(options.hankDir ?? dirname(hankPath));
   if (options.model) overrideModel(raw, options.model);
-  const result = validateHank(raw, { hankDir, env: options.env ?? process.env });
+  const result = validateHank(raw, { hankDir, hankPath, env: options.env ?? process.env });
   if (!result.valid || !result.config) {
     const list = result.errors.map((issue) => `  ${issue.path}: ${issue.message}`).join('\n');
     throw new RuntimeError('RUNTIME_INVALID_HANK', `${hankPath} is not a valid hank:\n${list}`, {

@@ -4,18 +4,44 @@ import { codonSentinelEntrySchema, fileRefSchema } from './sentinel-config.js';
 const fileRefsSchema = z.union([fileRefSchema, z.array(fileRefSchema).min(1)]);
 const globList = z.array(z.string().min(1));
 
+const workingDirectorySchema = z.enum(['project', 'lastCopied']);
+
+/** The command of a rig item or a beforeCopy item: a shell line and where it runs. */
 const rigCommandSchema = z.strictObject({
   run: z.string().min(1),
-  workingDirectory: z.enum(['project', 'lastCopied']).optional(),
+  workingDirectory: workingDirectorySchema.optional(),
 });
 
-/** One rig setup operation: a shell command or a copy into agentRoot (reference §1.4). */
-export const rigOperationSchema = z.discriminatedUnion('type', [
-  z.strictObject({
+/**
+ * A shell command item, `{type: "command", command: {run, workingDirectory?}, allowFailure?}`
+ * (reference §1.4), used by `rigSetup` and `outputFiles[].beforeCopy`.
+ *
+ * A `workingDirectory` written beside `command` instead of inside it is accepted (validateHank
+ * warns, code `misplaced_working_directory`) and honoured when `command.workingDirectory` is
+ * absent, since that is what the author meant; the original runtime ignores it. The parsed
+ * item never carries it beside `command`.
+ */
+export const rigCommandOperationSchema = z
+  .strictObject({
     type: z.literal('command'),
     command: rigCommandSchema,
     allowFailure: z.boolean().default(false),
-  }),
+    /** Deprecated place: belongs in `command.workingDirectory`. */
+    workingDirectory: workingDirectorySchema
+      .optional()
+      .meta({ deprecated: true, description: 'Deprecated: write it in command.workingDirectory' }),
+  })
+  .transform(({ workingDirectory, ...op }) =>
+    workingDirectory === undefined || op.command.workingDirectory !== undefined
+      ? op
+      : { ...op, command: { ...op.command, workingDirectory } },
+  );
+/** A parsed shell command item: `command.workingDirectory` is the only place of the directory. */
+export type RigCommandOperation = z.infer<typeof rigCommandOperationSchema>;
+
+/** One rig setup operation: a shell command or a copy into agentRoot (reference §1.4). */
+export const rigOperationSchema = z.discriminatedUnion('type', [
+  rigCommandOperationSchema,
   z.strictObject({
     type: z.literal('copy'),
     copy: z.strictObject({ from: fileRefSchema, to: z.string().min(1) }),
@@ -24,6 +50,25 @@ export const rigOperationSchema = z.discriminatedUnion('type', [
   }),
 ]);
 export type RigOperation = z.infer<typeof rigOperationSchema>;
+
+/**
+ * The shape this project shipped first for a beforeCopy item, `{run, workingDirectory?}`:
+ * still accepted as a deprecated alias (validateHank warns, code `deprecated_before_copy`).
+ */
+const legacyBeforeCopySchema = rigCommandSchema
+  .meta({
+    deprecated: true,
+    description: 'Deprecated: write {"type": "command", "command": {"run": ...}}',
+  })
+  .transform((command): RigCommandOperation => ({ type: 'command', command, allowFailure: false }));
+
+/**
+ * One `outputFiles[].beforeCopy[]` item: a shell command in the rig-command shape
+ * `{type: "command", command: {run, workingDirectory?}, allowFailure?}` (reference §1.6), or the
+ * deprecated `{run, workingDirectory?}`. Both parse to {@link RigCommandOperation}. Nothing runs
+ * beforeCopy commands yet.
+ */
+export const beforeCopyCommandSchema = z.union([rigCommandOperationSchema, legacyBeforeCopySchema]);
 
 export const codonBudgetSchema = z.strictObject({
   maxDollars: z.number().positive().optional(),
@@ -71,7 +116,7 @@ export const codonConfigSchema = z.strictObject({
     .array(
       z.strictObject({
         copy: z.array(z.string().min(1)).min(1),
-        beforeCopy: z.array(rigCommandSchema).optional(),
+        beforeCopy: z.array(beforeCopyCommandSchema).optional(),
       }),
     )
     .optional(),
@@ -126,15 +171,27 @@ export const sentinelSettingsSchema = z.strictObject({
   waitForAllHealthChecks: z.boolean().optional(),
 });
 
+/** `meta`: the hank's name and version (strict when present). */
+export const hankMetaSchema = z.strictObject({
+  name: z.string().min(1),
+  version: z.string().min(1),
+  description: z.string().optional(),
+  author: z.string().optional(),
+});
+export type HankMeta = z.infer<typeof hankMetaSchema>;
+
+/** The `meta` of a hank that has none and no file to be named after. */
+export const DEFAULT_HANK_META: Readonly<HankMeta> = { name: 'hank', version: '0.0.0' };
+
 /** `hank.json`: the root object. Strict: unknown keys are errors with "did you mean" hints. */
 export const hankConfigSchema = z.strictObject({
   $schema: z.string().optional(),
-  meta: z.strictObject({
-    name: z.string().min(1),
-    version: z.string().min(1),
-    description: z.string().optional(),
-    author: z.string().optional(),
-  }),
+  /**
+   * Optional, as in the original runtime. Parsed alone, a missing `meta` becomes
+   * {@link DEFAULT_HANK_META}; `validateHank` names it after the file instead (see
+   * {@link hankNameFromPath}), so a parsed hank always carries a name and a version.
+   */
+  meta: hankMetaSchema.default(() => ({ ...DEFAULT_HANK_META })),
   overrides: z
     .strictObject({
       model: z.string().min(1).optional(),

@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+
 /**
  * Every kind of finding `validateHank` reports, errors and warnings alike: a closed list, so a
  * tool can switch on `code` and a new kind is a visible change of this list.
@@ -9,6 +11,8 @@ export const HANK_ISSUE_CODES = [
   'exclusive_fields',
   'invalid_model',
   'invalid_budget',
+  // hank.json is not JSON at all (reported by the CLI and the runtime, which read the file).
+  'invalid_json',
   // Bounds on the input itself (see `validateHank`'s limits).
   'too_deep',
   'too_large',
@@ -38,6 +42,9 @@ export const HANK_ISSUE_CODES = [
   'previous_untracked',
   'fresh_in_context_loop',
   'loop_codon_aborts',
+  // Shapes accepted for compatibility, with a warning that says how to write them.
+  'deprecated_before_copy',
+  'misplaced_working_directory',
 ] as const;
 
 /** One of {@link HANK_ISSUE_CODES}. */
@@ -69,4 +76,80 @@ export function formatJsonPath(path: readonly PropertyKey[]): string {
     else out += out === '' ? String(segment) : `.${String(segment)}`;
   }
   return out === '' ? '(root)' : out;
+}
+
+/** Example values for "missing — add ..." messages, by field name. */
+const FIELD_EXAMPLES: Readonly<Record<string, string>> = {
+  hank: '[ ...codons ]',
+  codons: '[ ...codons ]',
+  id: '"<unique id>"',
+  name: '"<display name>"',
+  version: '"1.0.0"',
+  model: '"<model id>"',
+  run: '"<shell command>"',
+  command: '{ "run": "<shell command>" }',
+  copy: '{ "from": "<path in the hank>", "to": "<path in agentRoot>" }',
+  from: '"<path in the hank>"',
+  to: '"<path in agentRoot>"',
+  terminateOn: '{ "type": "iterationLimit", "limit": 3 }',
+  sentinelConfig: '"<sentinel file>.json"',
+  trigger: '{ "type": "event", "on": ["assistant.action"] }',
+  execution: '{ "strategy": "immediate" }',
+};
+
+/** A placeholder for a missing value of the type zod expected. */
+const BY_TYPE: Readonly<Record<string, string>> = {
+  string: '"…"',
+  object: '{ … }',
+  array: '[ … ]',
+  number: '<number>',
+  int: '<integer>',
+  boolean: 'true',
+};
+
+/** `value` at `path`, through own properties only. */
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let current = value;
+  for (const segment of path) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    const key = String(segment);
+    current = Object.hasOwn(current, key) ? (current as Record<string, unknown>)[key] : undefined;
+  }
+  return current;
+}
+
+/**
+ * The message of one zod issue, for a person. A required field that is missing says what to
+ * add (`missing — add "model": "<model id>"`; an enum or a literal shows its values), never zod's
+ * "expected string, received undefined"; any other issue keeps zod's message. `input` is the
+ * value the schema parsed; the issue's path is relative to it.
+ */
+export function zodIssueMessage(issue: z.core.$ZodIssue, input: unknown): string {
+  const key = issue.path[issue.path.length - 1];
+  if (typeof key === 'string' && issue.code !== 'unrecognized_keys') {
+    const parent = valueAt(input, issue.path.slice(0, -1));
+    const isObject = typeof parent === 'object' && parent !== null && !Array.isArray(parent);
+    if (isObject && !Object.hasOwn(parent, key)) {
+      return `missing — add ${JSON.stringify(key)}: ${exampleOf(key, issue)}`;
+    }
+  }
+  return issue.message;
+}
+
+function exampleOf(key: string, issue: z.core.$ZodIssue): string {
+  // A missing discriminator (`type` of a rig item) is an invalid_union that lists its options.
+  const options = (issue as { options?: unknown }).options;
+  const values: readonly unknown[] | undefined =
+    issue.code === 'invalid_value'
+      ? issue.values
+      : issue.code === 'invalid_union' && Array.isArray(options)
+        ? options
+        : undefined;
+  if (values && values.length > 0) {
+    const [first, ...rest] = values.map((value) => JSON.stringify(value));
+    return rest.length > 0 ? `${first} (or ${rest.join(', ')})` : (first as string);
+  }
+  if (Object.hasOwn(FIELD_EXAMPLES, key)) return FIELD_EXAMPLES[key] as string;
+  const expected = issue.code === 'invalid_type' ? issue.expected : undefined;
+  return (expected && BY_TYPE[expected]) || '…';
 }

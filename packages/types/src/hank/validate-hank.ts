@@ -1,6 +1,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, relative, sep } from 'node:path';
 import { z } from 'zod';
+import { compatWarnings, hankNameFromPath } from './hank-compat.js';
 import {
   type CodonConfig,
   codonConfigSchema,
@@ -8,19 +9,31 @@ import {
   hankConfigSchema,
   loopConfigSchema,
 } from './hank-config.js';
-import { formatJsonPath, type HankIssue, type HankValidation } from './hank-issue.js';
+import {
+  formatJsonPath,
+  type HankIssue,
+  type HankValidation,
+  zodIssueMessage,
+} from './hank-issue.js';
 import { checkHankPaths, checkSentinelConfigPaths } from './hank-paths.js';
 import { checkFileRef, checkTreeRef, promptSizeWarning, type RefProblem } from './hank-refs.js';
 import { checkHankRules } from './hank-rules.js';
 import { clip, describeValue, snapshotInput } from './input-limits.js';
+import { parseJsonWithLocation } from './json-location.js';
 import { codonsInOrder } from './plan-order.js';
 import { type SentinelConfig, sentinelConfigSchema } from './sentinel-config.js';
-import { knownKeysAt, suggestKey } from './unknown-key-hints.js';
+import { knownKeysAt, likeliestOption, suggestKey, unionOptionsAt } from './unknown-key-hints.js';
 
 /** Options of `validateHank`. */
 export interface ValidateHankOptions {
   /** The directory of hank.json; file references are checked on disk only when it is given. */
   hankDir?: string;
+  /**
+   * The path of hank.json: a hank without `meta` is named after it (the file name without
+   * `.json`, or the folder's name for `hank.json`; see `hankNameFromPath`). Defaults to
+   * `<hankDir>/hank.json`.
+   */
+  hankPath?: string;
   /** The environment for `requirements.env` (default `process.env`). */
   env?: Readonly<Record<string, string | undefined>>;
 }
@@ -46,6 +59,11 @@ const MAX_SENTINEL_FILE_BYTES = 1_048_576;
  * `hankDir`, every file reference (§1.1: portable relative paths, no escaping the hank dir, no
  * symlinks, regular files only) and every sentinel file it names; without `hankDir` the file
  * references are checked lexically.
+ *
+ * Hanks as the original runtime accepts them pass: `meta` is optional (a hank without it is
+ * named after its file, version "0.0.0"), a beforeCopy item may be written `{run}` and a
+ * command item may carry `workingDirectory` beside `command` (both warn, and parse to the one
+ * canonical shape; see `rigCommandOperationSchema`). A missing required field says what to add.
  *
  * Total: for any value (JSON or not: `undefined`, a function, a cycle, a throwing getter) it
  * returns issues and never throws. Inputs deeper than 100 levels, or with more than 100,000
@@ -85,6 +103,10 @@ export function validateHank(
   if (errors.length > 0) return { valid: false, errors, warnings };
 
   const config = hankConfigSchema.parse(data);
+  if (ownField(data, 'meta') === undefined) {
+    config.meta = { name: hankNameFromPath(options.hankPath, options.hankDir), version: '0.0.0' };
+  }
+  warnings.push(...compatWarnings(data));
   const rules = checkHankRules(config, data, options.env ?? process.env);
   errors.push(...rules.errors);
   warnings.push(...rules.warnings);
@@ -102,9 +124,21 @@ function zodIssues(
   schema: z.ZodType,
   prefix: PropertyKey[] = [],
 ): HankIssue[] {
+  // Items of `hank` are checked one by one (see validateHank), not through the root.
+  const own = error.issues.filter(
+    (issue) => !(prefix.length === 0 && issue.path[0] === 'hank' && issue.path.length > 1),
+  );
+  return issuesOf(own, value, schema, prefix);
+}
+
+function issuesOf(
+  list: readonly z.core.$ZodIssue[],
+  value: unknown,
+  schema: z.ZodType,
+  prefix: PropertyKey[],
+): HankIssue[] {
   const issues: HankIssue[] = [];
-  for (const issue of error.issues) {
-    if (prefix.length === 0 && issue.path[0] === 'hank' && issue.path.length > 1) continue;
+  for (const issue of list) {
     const path = [...prefix, ...issue.path];
     if (issue.code === 'unrecognized_keys') {
       const known = knownKeysAt(schema, value, issue.path);
@@ -125,9 +159,33 @@ function zodIssues(
       }
       continue;
     }
-    issues.push({ path: formatJsonPath(path), code: 'invalid_value', message: issue.message });
+    if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+      // A value that matches no option of a union (a beforeCopy item in either shape, a file
+      // reference that is neither a string nor a list): report what is wrong with the option it
+      // was most likely meant for, not zod's bare "Invalid input".
+      const item = valueAtPath(value, issue.path);
+      const options = unionOptionsAt(schema, value, issue.path);
+      if (item !== undefined && options?.length === issue.errors.length) {
+        const pick = likeliestOption(options, item);
+        const chosen = issue.errors[pick] ?? [];
+        issues.push(...issuesOf(chosen, item, options[pick] as z.ZodType, path));
+        continue;
+      }
+    }
+    issues.push({
+      path: formatJsonPath(path),
+      code: 'invalid_value',
+      message: zodIssueMessage(issue, value),
+    });
   }
   return issues;
+}
+
+/** `value` at a zod issue's path, through own properties only. */
+function valueAtPath(value: unknown, path: readonly PropertyKey[]): unknown {
+  let current = value;
+  for (const segment of path) current = ownField(current, String(segment));
+  return current;
 }
 
 function unknownKeyMessage(key: string, known: string[], path: PropertyKey[]): string {
@@ -240,16 +298,28 @@ function checkSentinelFiles(
         continue;
       }
       let parsed: unknown;
+      let text: string;
       try {
-        parsed = JSON.parse(readFileSync(file.path, 'utf8'));
+        text = readFileSync(file.path, 'utf8');
       } catch (cause) {
         sink.push({
           path: formatJsonPath(entryPath),
           code: 'invalid_sentinel',
-          message: `"${ref}" is not valid JSON: ${clip((cause as Error).message, 200)}`,
+          message: `"${ref}" cannot be read: ${clip((cause as Error).message, 200)}`,
         });
         continue;
       }
+      const json = parseJsonWithLocation(text, ref);
+      if (!json.ok) {
+        const { line, column, message } = json.error;
+        sink.push({
+          path: formatJsonPath(entryPath),
+          code: 'invalid_sentinel',
+          message: `"${ref}" is not valid JSON: line ${line}, column ${column}: ${message}`,
+        });
+        continue;
+      }
+      parsed = json.value;
       const bounded = snapshotInput(parsed, {
         name: `The sentinel file ${ref}`,
         pathPrefix: `${ref}: `,
