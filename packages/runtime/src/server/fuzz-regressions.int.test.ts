@@ -127,7 +127,9 @@ describe('regressions found by fuzzing the protocol', () => {
     // so codon.next was answered only when its codon had ended, and the skip queued behind it on
     // the same connection came too late (RUNTIME_NO_CODON_RUNNING).
     const turns = Array.from({ length: 600 }, (_, index) => ({ text: `turn ${index}` }));
-    const world = await served({ script: { scenario: { turns } } });
+    // A little time per line keeps the codon streaming for seconds even on a loaded machine, so
+    // the answer racing the codon's end cannot pass by luck or fail by load.
+    const world = await served({ script: { scenario: { turns } }, lineDelayMs: 2 });
     const client = await world.connect();
     const from = client.seen.length;
     expect(await client.send({ id: 'next', type: 'codon.next' })).toBeUndefined();
