@@ -10,7 +10,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { executionMetaSchema } from '@hankweave/types';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hashDataSource } from './data-hash.js';
 import { prepareExecution } from './execution-dir.js';
 
@@ -27,6 +27,25 @@ beforeEach(() => {
 const base = () => ({ dataPath: data, hankPath: join(root, 'hank.json'), hankHash: 'h1', baseDir });
 
 describe('prepareExecution()', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("hashes the data within the hank's dataHashTimeLimit", async () => {
+    // A clock that moves a second per reading: the scan of a three-level tree outlives a 1.5 s
+    // limit (and is marked truncated), not the 5 s default, so the two hashes differ.
+    mkdirSync(join(data, 'one', 'two'), { recursive: true });
+    writeFileSync(join(data, 'one', 'two', 'deep.txt'), 'deep');
+    let clock = 0;
+    vi.spyOn(Date, 'now').mockImplementation(() => (clock += 1000));
+    const full = hashDataSource(data);
+    const limited = (await prepareExecution({ ...base(), dataHashTimeLimitMs: 1500 })).layout;
+    vi.restoreAllMocks();
+    expect(limited.executionDir.slice(-6)).not.toBe(full.slice(0, 6));
+    clock = 0;
+    vi.spyOn(Date, 'now').mockImplementation(() => (clock += 1000));
+    const byDefault = (await prepareExecution({ ...base(), startNew: true })).layout;
+    expect(byDefault.executionDir.slice(-6)).toBe(full.slice(0, 6));
+  });
+
   it('creates a managed execution named {timestamp}-{random4}-{dataHash6} with the seed layout', async () => {
     const now = () => new Date(1736000000000);
     const { layout, meta, created } = await prepareExecution({ ...base(), now });

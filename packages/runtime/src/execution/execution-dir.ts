@@ -36,6 +36,8 @@ export interface PrepareExecutionOptions {
   noWipe?: boolean;
   /** Copy the data instead of symlinking it. */
   copyData?: boolean;
+  /** How long hashing the data may scan, in ms (hank.json `overrides.dataHashTimeLimit`). */
+  dataHashTimeLimitMs?: number;
   /** The managed parent directory (default `defaultExecutionBaseDir()`). */
   baseDir?: string;
   /** Asked before using a non-empty directory that is not an execution; default: refuse. */
@@ -71,7 +73,10 @@ export async function prepareExecution(
       { details: { dataPath } },
     );
   }
-  const dataHash = hashDataSource(dataPath);
+  const dataHash = hashDataSource(
+    dataPath,
+    options.dataHashTimeLimitMs !== undefined ? { timeLimitMs: options.dataHashTimeLimitMs } : {},
+  );
   const baseDir = resolve(options.baseDir ?? defaultExecutionBaseDir());
   const warnings: string[] = [];
 

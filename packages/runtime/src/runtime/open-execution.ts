@@ -85,7 +85,10 @@ export function loadHank(
     );
   }
   const hankDir = resolve(options.hankDir ?? dirname(hankPath));
-  if (options.model) overrideModel(raw, options.model);
+  // `--model` wins over the hank's own `overrides.model`; either replaces every codon's model
+  // (reference §1.10: hank overrides < env < CLI).
+  const model = options.model ?? hankModelOverride(raw);
+  if (model) overrideModel(raw, model);
   const result = validateHank(raw, { hankDir, hankPath, env: options.env ?? process.env });
   if (!result.valid || !result.config) {
     const list = result.errors.map((issue) => `  ${issue.path}: ${issue.message}`).join('\n');
@@ -100,6 +103,11 @@ export function loadHank(
     hankPath,
     warnings: result.warnings.map((warning) => `${warning.path}: ${warning.message}`),
   };
+}
+
+function hankModelOverride(raw: unknown): string | undefined {
+  const model = (raw as { overrides?: { model?: unknown } } | null)?.overrides?.model;
+  return typeof model === 'string' && model.length > 0 ? model : undefined;
 }
 
 function overrideModel(raw: unknown, model: string): void {
@@ -141,6 +149,9 @@ export async function openExecution(
     ...(options.force !== undefined ? { force: options.force } : {}),
     ...(options.noWipe !== undefined ? { noWipe: options.noWipe } : {}),
     ...(options.copyData !== undefined ? { copyData: options.copyData } : {}),
+    ...(hank.config.overrides?.dataHashTimeLimit !== undefined
+      ? { dataHashTimeLimitMs: hank.config.overrides.dataHashTimeLimit }
+      : {}),
     ...(options.executionBaseDir !== undefined ? { baseDir: options.executionBaseDir } : {}),
     ...(options.confirm !== undefined ? { confirm: options.confirm } : {}),
     now: clock,

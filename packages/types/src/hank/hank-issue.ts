@@ -27,6 +27,8 @@ export const HANK_ISSUE_CODES = [
   'prompt_size',
   'prompt_required',
   'invalid_sentinel',
+  // A feature hank.json accepts that this version does not carry out yet (a warning).
+  'not_in_effect',
   // Cross-field rules.
   'duplicate_id',
   'duplicate_name',

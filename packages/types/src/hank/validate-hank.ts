@@ -20,6 +20,7 @@ import { checkFileRef, checkTreeRef, promptSizeWarning, type RefProblem } from '
 import { checkHankRules } from './hank-rules.js';
 import { clip, describeValue, snapshotInput } from './input-limits.js';
 import { parseJsonWithLocation } from './json-location.js';
+import { notInEffectWarnings } from './not-in-effect.js';
 import { codonsInOrder } from './plan-order.js';
 import { type SentinelConfig, sentinelConfigSchema } from './sentinel-config.js';
 import { knownKeysAt, likeliestOption, suggestKey, unionOptionsAt } from './unknown-key-hints.js';
@@ -107,6 +108,7 @@ export function validateHank(
     config.meta = { name: hankNameFromPath(options.hankPath, options.hankDir), version: '0.0.0' };
   }
   warnings.push(...compatWarnings(data));
+  warnings.push(...notInEffectWarnings(config));
   const rules = checkHankRules(config, data, options.env ?? process.env);
   errors.push(...rules.errors);
   warnings.push(...rules.warnings);
