@@ -43,14 +43,17 @@ export function notInEffectWarnings(config: HankConfig): HankIssue[] {
     if (item.budget) warn('budget', [...path, 'budget']);
     if (item.outputFiles?.length) warn('outputFiles', [...path, 'outputFiles']);
     if (item.archiveOnSuccess?.length) warn('archiveOnSuccess', [...path, 'archiveOnSuccess']);
-    item.rigSetup?.forEach((operation, index) => {
+    for (const [index, operation] of (item.rigSetup ?? []).entries()) {
       if (operation.type === 'copy' && operation.archiveOnSuccess) {
         warn('archiveOnSuccess', [...path, 'rigSetup', index, 'archiveOnSuccess']);
       }
-    });
+    }
   };
   config.hank.forEach((item, index) => {
-    if (item.type !== 'loop') return codon(item as CodonConfig, ['hank', index]);
+    if (item.type !== 'loop') {
+      codon(item as CodonConfig, ['hank', index]);
+      return;
+    }
     const loop = item as LoopConfig;
     if (loop.budget) warn('budget', ['hank', index, 'budget']);
     if (loop.archiveOnSuccess?.length)
