@@ -58,7 +58,7 @@ export function notInEffectWarnings(config: HankConfig): HankIssue[] {
     if (loop.budget) warn('budget', ['hank', index, 'budget']);
     if (loop.archiveOnSuccess?.length)
       warn('archiveOnSuccess', ['hank', index, 'archiveOnSuccess']);
-    loop.codons.forEach((inner, at) => codon(inner, ['hank', index, 'codons', at]));
+    for (const [at, inner] of loop.codons.entries()) codon(inner, ['hank', index, 'codons', at]);
   });
   return warnings;
 }
