@@ -28,6 +28,9 @@ by definition, so as root it sets IS_SANDBOX=1 for the agent.
 Exit codes: 0 all codons completed (or stopped by Ctrl-C/SIGTERM, --help, --version); 1 a codon
 failed, the run failed, a usage or validation error, or a forced stop.
 
+Runtime config: hankweave.json in the current directory < the hank's overrides <
+HANKWEAVE_RUNTIME_<KEY> variables < flags; \`hankweave validate -v <hank>\` shows each value's source.
+
 Environment: HANKWEAVE_RUNTIME_EXECUTION_BASE_DIR (where managed executions live, default
 ~/.hankweave-executions), NO_COLOR / FORCE_COLOR, HANKWEAVE_DEBUG=1 (stack traces),
 HANKWEAVE_CLAUDE_PATH (the claude executable), ANTHROPIC_API_KEY (real runs).`;
@@ -64,9 +67,13 @@ export function buildProgram(
     .argument('[hank]', 'hank.json, or a directory holding one')
     .argument(
       '[data]',
-      'the data the agents read, a file or directory (default: --data, the hank directory, or the current directory)',
+      'the data the agents read, a file or directory, or - for stdin (default: --data, the hank directory, or the current directory)',
     )
     .option('--data <path>', 'the data source (same as the second argument)')
+    .option(
+      '-i, --input <text>',
+      'inline text as the data (stored once by content: the same text resumes)',
+    )
     .option(
       '-e, --execution <dir>',
       'use this execution directory (create it, or resume it; alone, resumes with its recorded hank and data)',
@@ -100,6 +107,17 @@ export function buildProgram(
       'stop an agent that is silent this long (1-1800, default 180)',
     )
     .option('--ignore-rig-failures', 'treat every rig setup failure as allowFailure')
+    .option('-o, --output <dir>', "copy completed codons' outputFiles into this directory")
+    .option(
+      '--overwrite-output',
+      'overwrite output files of the same name (default: rename to name_<counter>_<timestamp>.ext)',
+    )
+    .option(
+      '--replay <execution-dir>',
+      'replay a recorded execution: its agent logs, no agent, no model, into a new execution',
+    )
+    .option('--max-cost <usd>', 'a dollar ceiling for the whole hank (> 0; replaces its budget)')
+    .option('--max-time <seconds>', 'a time ceiling for the whole hank (> 0; replaces its budget)')
     .option(
       '-p, --port <port>',
       'also serve the WebSocket protocol on 127.0.0.1 (0 = any free port; the token is in runtime.lock)',
@@ -140,7 +158,8 @@ export function buildProgram(
     .description('validate a hank: structure, warnings, errors (creates nothing)')
     .argument('<hank>', 'hank.json, or a directory holding one')
     .option('--json', 'print the result as JSON')
-    .action((hank: string, options: { json?: boolean }) =>
+    .option('-v, --verbose', 'also list each runtime setting, its value and where it came from')
+    .action((hank: string, options: { json?: boolean; verbose?: boolean }) =>
       done(validateCommand(terminal, hank, options)),
     );
 

@@ -34,18 +34,14 @@ const SHAPES: Shape[] = [
     hank: 'before-copy/before-copy.json',
     name: 'before-copy',
     version: '0.0.0',
-    // Until outputFiles are carried out, a hank that has them is told so (issue 18).
-    warnings: ['hank[0].outputFiles not_in_effect'],
+    warnings: [],
     codons: ['report'],
   },
   {
     hank: 'legacy-before-copy',
     name: 'legacy-before-copy',
     version: '0.3.0',
-    warnings: [
-      'hank[0].outputFiles[0].beforeCopy[0] deprecated_before_copy',
-      'hank[0].outputFiles not_in_effect',
-    ],
+    warnings: ['hank[0].outputFiles[0].beforeCopy[0] deprecated_before_copy'],
     codons: ['report'],
   },
   {
@@ -143,10 +139,7 @@ describe('hanks written for the original runtime', () => {
     expect(runs.get('rig-working-directory')?.stderr).toContain(
       'move it to command.workingDirectory',
     );
-    expect(runs.get('before-copy/before-copy.json')?.stderr.trim()).toBe(
-      '! hank[0].outputFiles: outputFiles are not copied by this version yet: the files stay in the execution',
-    );
-    for (const shape of ['no-meta', 'loop', 'prompt-files'])
+    for (const shape of ['no-meta', 'before-copy/before-copy.json', 'loop', 'prompt-files'])
       expect(runs.get(shape)?.stderr, shape).toBe('');
   });
 

@@ -1,13 +1,32 @@
 // Public surface of @hankweave/runtime: what the CLI, embedders and inspection tools use.
 // Everything else is internal; tests inside the package import it by path.
 
+export { RUNTIME_CONFIG_FILE } from './config/read-runtime-config.js';
+export {
+  type ConfigEntry,
+  describeSource,
+  type ResolvedRuntimeConfig,
+  type RuntimeConfigInputs,
+  resolveRuntimeConfig,
+  runtimeOptionsOf,
+} from './config/resolve-runtime-config.js';
+export {
+  CONFIG_SOURCES,
+  type ConfigSource,
+  type ConfigValue,
+  envNameOf,
+  RUNTIME_CONFIG_KEYS,
+} from './config/runtime-config-keys.js';
 export { RUNTIME_ERROR_CODES, RuntimeError, type RuntimeErrorCode } from './errors.js';
 export type { EventListener } from './events/event-bus.js';
 export type { LogLevel, RuntimeLogger } from './events/server-log.js';
 export { hashDataSource } from './execution/data-hash.js';
 export { defaultExecutionBaseDir, findNewestExecution } from './execution/execution-dir.js';
 export { readExecutionMeta } from './execution/execution-meta.js';
+export { defaultInputCacheDir, inputFileName, storeInputText } from './execution/input-source.js';
 export { type ExecutionLayout, executionLayout } from './execution/layout.js';
+export type { ReplayPacingOptions } from './replay/execution-replay-harness.js';
+export type { ReplayOptions } from './replay/with-replay.js';
 export {
   type CloseOptions,
   type CommandResult,

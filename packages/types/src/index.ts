@@ -171,7 +171,7 @@ export {
   sentinelTriggerSchema,
   structuredOutputSchema,
 } from './hank/sentinel-config.js';
-export { FIELD_TYPO_MAP } from './hank/unknown-key-hints.js';
+export { FIELD_TYPO_MAP, suggestKey } from './hank/unknown-key-hints.js';
 export { type ValidateHankOptions, validateHank } from './hank/validate-hank.js';
 export { buildHankJsonSchema, buildSentinelJsonSchema } from './json-schemas.js';
 export {

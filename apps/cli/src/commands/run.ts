@@ -1,8 +1,10 @@
+import { resolve } from 'node:path';
 import {
   createRuntime,
   executionLayout,
   loadHank,
   type Runtime,
+  runtimeOptionsOf,
   type ShutdownReason,
 } from '@hankweave/runtime';
 import { CliError } from '../output/cli-error.js';
@@ -13,7 +15,9 @@ import type { Terminal } from '../output/terminal.js';
 import { askYesNo } from '../run/confirm.js';
 import { type DryRun, startDryRun } from '../run/dry-run.js';
 import { attachIdleControls, IDLE_KEYS } from '../run/idle-controls.js';
+import { inlineData } from '../run/input-data.js';
 import { resolveRunInputs } from '../run/run-inputs.js';
+import { printRuntimeConfigWarnings, resolveCliRuntimeConfig } from '../run/runtime-config.js';
 import { cliVersion } from '../version.js';
 import { readHankJson } from './load-hank.js';
 import { validateCommand } from './validate.js';
@@ -37,6 +41,14 @@ export interface RunOptions {
   shimIdleTimeout?: string;
   port?: string;
   ignoreRigFailures?: boolean;
+  output?: string;
+  overwriteOutput?: boolean;
+  /** A recorded execution to replay (reference §2.2 `--replay`). */
+  replay?: string;
+  maxCost?: string;
+  maxTime?: string;
+  /** Inline text as the data (reference §2.2 `--input`). */
+  input?: string;
 }
 
 /** `hankweave <hank.json | dir> [data]`: runs a hank and shows it; returns the exit code (§2.6). */
@@ -45,9 +57,25 @@ export async function runCommand(
   positionals: string[],
   options: RunOptions,
 ): Promise<number> {
-  const inputs = await resolveRunInputs(positionals, options);
+  if (options.replay !== undefined && options.execution !== undefined) {
+    throw new CliError(
+      'CLI_USAGE',
+      '--replay cannot be combined with --execution',
+      'A replay always writes a new execution.',
+    );
+  }
+  // A replay runs the recorded execution's hank on its data unless they are given.
+  // --input and `-` (stdin) become a content-addressed data file (reference §2.3 step 8).
+  const inline = await inlineData(positionals, options);
+  const inputs = await resolveRunInputs(inline.positionals, {
+    ...(options.replay !== undefined ? { ...options, execution: options.replay } : options),
+    ...(inline.data !== undefined ? { data: inline.data } : {}),
+  });
   if (options.validate)
-    return validateCommand(terminal, inputs.hankPath, { json: options.json === true });
+    return validateCommand(terminal, inputs.hankPath, {
+      json: options.json === true,
+      flags: options,
+    });
   if (options.scriptedModel && options.anthropicBaseUrl) {
     throw new CliError(
       'CLI_USAGE',
@@ -55,17 +83,23 @@ export async function runCommand(
       'Pass one of them.',
     );
   }
-  const idleTimeoutMs = parseSeconds(options.shimIdleTimeout, '--shim-idle-timeout', 1, 1800);
-  const port = parsePort(options.port);
+  // Checked here for the flags' own messages; the runtime config then takes them as the top layer.
+  parseSeconds(options.shimIdleTimeout, '--shim-idle-timeout', 1, 1800);
+  parsePort(options.port);
+  const maxCost = parsePositive(options.maxCost, '--max-cost', '--max-cost 2.50');
+  const maxTime = parsePositive(options.maxTime, '--max-time', '--max-time 600');
   // Read here first, so a file that is not JSON gets the same report as `validate` gives it
   // (file:line:column, the line and a caret), then validated exactly as the runtime will.
   const { config: parsedHank } = readHankJson(inputs.hankPath);
+  // defaults < hankweave.json < hank overrides < HANKWEAVE_RUNTIME_* < flags (reference §1.10).
+  const runtimeConfig = resolveCliRuntimeConfig(options, parsedHank);
+  const { port: configPort, ...configured } = runtimeOptionsOf(runtimeConfig);
   const hank = loadHank({
     hank: parsedHank,
     hankPath: inputs.hankPath,
-    ...(options.model ? { model: options.model } : {}),
+    ...(configured.model ? { model: configured.model } : {}),
   });
-  const autostart = options.autostart !== false;
+  const autostart = configured.autostart !== false;
   const view = chooseView(terminal, options, () => runtime?.getState());
   const note = (line: string) => (options.json ? terminal.err(line) : terminal.out(line));
   const codonCount = hank.config.hank.reduce(
@@ -76,6 +110,10 @@ export async function runCommand(
     `${terminal.style.bold('hankweave')} · ${hank.config.meta.name} ${hank.config.meta.version} · ${codonCount} codon(s)`,
   );
 
+  printRuntimeConfigWarnings(note, terminal, runtimeConfig);
+  if (options.overwriteOutput && configured.outputDirectory === undefined) {
+    note(terminal.style.yellow('! --overwrite-output has no effect without -o/--output'));
+  }
   let dryRun: DryRun | undefined;
   let runtime: Runtime | undefined;
   if (options.scriptedModel) {
@@ -92,11 +130,13 @@ export async function runCommand(
   runtime = createRuntime({
     hankPath: inputs.hankPath,
     dataPath: inputs.dataPath,
+    ...configured,
     ...(options.execution ? { executionDir: options.execution } : {}),
+    ...(options.replay !== undefined ? { replay: { executionDir: resolve(options.replay) } } : {}),
     startNew: options.startNew === true,
     force: options.force === true,
     noWipe: options.wipe === false,
-    copyData: options.copy === true,
+    copyData: options.copy === true || inline.inline,
     ...(options.yes
       ? { confirm: () => true }
       : interactive
@@ -106,16 +146,14 @@ export async function runCommand(
     // The CLI has no controls while codons run automatically: a failure that would wait for a
     // command fails the run instead (the runtime's headless mode). --no-autostart keeps waiting.
     headless: autostart || options.headless === true,
-    ...(options.model ? { model: options.model } : {}),
-    ...(dryRun
-      ? { anthropicBaseUrl: dryRun.model.url }
-      : options.anthropicBaseUrl
-        ? { anthropicBaseUrl: options.anthropicBaseUrl }
-        : {}),
-    ...(idleTimeoutMs !== undefined ? { idleTimeoutMs } : {}),
-    ignoreRigFailures: options.ignoreRigFailures === true,
+    ...(dryRun ? { anthropicBaseUrl: dryRun.model.url } : {}),
+    overwriteOutput: options.overwriteOutput === true,
+    ...(maxCost !== undefined ? { maxCost } : {}),
+    ...(maxTime !== undefined ? { maxTime } : {}),
     env: dryRun?.env ?? process.env,
-    ...(port !== undefined ? { server: { port, serverVersion: cliVersion() } } : {}),
+    ...(configPort !== undefined
+      ? { server: { port: configPort, serverVersion: cliVersion() } }
+      : {}),
     logger: {
       warn: (message) => view.log('warn', message),
       error: (message) => {
@@ -205,6 +243,24 @@ function chooseView(
   if (options.json) return new JsonView(terminal);
   if (terminal.isTTY && !options.headless) return new LiveView(terminal, state);
   return new PlainView(terminal);
+}
+
+/** A ceiling flag: a number > 0 (reference §2.2 `--max-cost`, `--max-time`). */
+function parsePositive(
+  value: string | undefined,
+  flag: string,
+  example: string,
+): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isFinite(number) || number <= 0) {
+    throw new CliError(
+      'CLI_USAGE',
+      `${flag} expects a number > 0, got ${value}`,
+      `Example: ${example}`,
+    );
+  }
+  return number;
 }
 
 function parseSeconds(

@@ -2,6 +2,7 @@ import { executionLayout } from '@hankweave/runtime';
 import { executionThread, latestRun, totalCost } from '@hankweave/state';
 import { type ExecutionSelector, findExecution, liveLock } from '../execution/find-execution.js';
 import { readExecutionState, readMeta } from '../execution/open-inspection.js';
+import { budgetLine } from '../output/budget-line.js';
 import { codonRows, countByStatus } from '../output/codon-rows.js';
 import { dateTime, formatCost, shortSha } from '../output/format.js';
 import { formatRow, rowLayout } from '../output/row-format.js';
@@ -71,6 +72,8 @@ export async function statusCommand(
     `${label('Last success')}${lastSuccess ? `completed:${lastSuccess.codonId} ${shortSha(lastSuccess.sha)}` : '(none)'}`,
   );
   terminal.out(`${label('Total cost')}${formatCost(totalCost(state))}`);
+  const budget = budgetLine(rows);
+  if (budget) terminal.out(`${label('Budget')}${style.yellow(budget)}`);
   if (!lock && thread.nextCodonId)
     terminal.out(style.dim(`Continue with: hankweave --execution ${shellArg(executionDir)}`));
   if (!meta)

@@ -1,5 +1,13 @@
 import { type HankConfig, isLoopConfig, validateHank } from '@hankweave/types';
+import { printBudgetTable } from '../output/budget-table.js';
 import type { Terminal } from '../output/terminal.js';
+import {
+  printRuntimeConfig,
+  printRuntimeConfigWarnings,
+  type RuntimeConfigFlags,
+  resolveCliRuntimeConfig,
+  runtimeConfigJson,
+} from '../run/runtime-config.js';
 import { invalidJsonError, readHankJsonText, resolveHankPath } from './load-hank.js';
 
 /**
@@ -10,7 +18,7 @@ import { invalidJsonError, readHankJsonText, resolveHankPath } from './load-hank
 export function validateCommand(
   terminal: Terminal,
   hankArg: string,
-  options: { json?: boolean },
+  options: { json?: boolean; verbose?: boolean; flags?: RuntimeConfigFlags },
 ): number {
   const hankPath = resolveHankPath(hankArg);
   const read = readHankJsonText(hankPath);
@@ -24,6 +32,10 @@ export function validateCommand(
   }
   const { config, hankDir } = read;
   const result = validateHank(config, { hankDir, hankPath });
+  // A bad hankweave.json fails validation as it would fail the run; -v also lists each setting
+  // a run would use and where it came from (reference §1.10).
+  const resolved = resolveCliRuntimeConfig(options.flags ?? {}, config);
+  const runtimeConfig = options.verbose ? resolved : undefined;
   if (options.json) {
     terminal.out(
       JSON.stringify({
@@ -31,12 +43,25 @@ export function validateCommand(
         valid: result.valid,
         errors: result.errors,
         warnings: result.warnings,
+        ...(runtimeConfig
+          ? {
+              runtimeConfig: runtimeConfigJson(runtimeConfig),
+              runtimeConfigWarnings: runtimeConfig.warnings,
+            }
+          : {}),
       }),
     );
     return result.valid ? 0 : 1;
   }
   const { style } = terminal;
-  if (result.config) printStructure(terminal, result.config);
+  if (result.config) {
+    printStructure(terminal, result.config);
+    printBudgetTable(terminal, result.config);
+  }
+  if (runtimeConfig) {
+    printRuntimeConfig(terminal, runtimeConfig);
+    printRuntimeConfigWarnings((line) => terminal.out(line), terminal, runtimeConfig);
+  }
   if (result.warnings.length > 0) {
     terminal.out(style.yellow('!  Configuration warnings:'));
     for (const warning of result.warnings)

@@ -1,5 +1,11 @@
 import { codonCost, executionThread } from '@hankweave/state';
-import type { CodonExecution, CodonStatus, HankweaveState, TokenUsage } from '@hankweave/types';
+import type {
+  BudgetExceeded,
+  CodonExecution,
+  CodonStatus,
+  HankweaveState,
+  TokenUsage,
+} from '@hankweave/types';
 import { RECORD_CHECKPOINT_TYPES, recordCheckpoint } from '../execution/checkpoint-ref.js';
 
 /** A plan entry with what is known about it: the latest record on the execution thread. */
@@ -12,6 +18,8 @@ export interface CodonRow {
   cost: number;
   tokens?: TokenUsage;
   failure?: string;
+  /** The budget limit that stopped the codon, if one did. */
+  budgetExceeded?: BudgetExceeded;
   record?: CodonExecution;
 }
 
@@ -53,6 +61,7 @@ function toRow(codonId: string, name: string, record: CodonExecution | undefined
   if (!record) return { codonId, name, status: 'pending', cost: 0 };
   const failure = record.status === 'failed' ? record.failureReason.message : undefined;
   const tokens = tokensOf(record);
+  const budgetExceeded = (record as { budgetExceeded?: BudgetExceeded | null }).budgetExceeded;
   const endTime =
     record.status === 'completed' || record.status === 'failed' || record.status === 'skipped'
       ? record.endTime
@@ -66,6 +75,7 @@ function toRow(codonId: string, name: string, record: CodonExecution | undefined
     cost: codonCost(record),
     ...(tokens ? { tokens } : {}),
     ...(failure ? { failure } : {}),
+    ...(budgetExceeded ? { budgetExceeded } : {}),
     record,
   };
 }

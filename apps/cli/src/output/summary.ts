@@ -1,5 +1,6 @@
 import { executionThread } from '@hankweave/state';
 import type { HankweaveState } from '@hankweave/types';
+import { budgetLine } from './budget-line.js';
 import { checkpointCount, codonRows, countByStatus } from './codon-rows.js';
 import { formatCost, formatDuration } from './format.js';
 import { formatRow, rowLayout } from './row-format.js';
@@ -17,6 +18,8 @@ export interface RunSummaryInput {
 const REASONS: Record<string, string> = {
   'all codons completed': 'all codons completed',
   'codon failure': 'a codon failed',
+  'budget exceeded': 'the budget is spent (remaining codons not run)',
+  'budget failure': 'the budget is spent (onExceeded: fail)',
   'client request': 'stopped on request',
   SIGINT: 'interrupted (Ctrl-C)',
   SIGTERM: 'terminated (SIGTERM)',
@@ -54,6 +57,8 @@ export function printSummary(terminal: Terminal, input: RunSummaryInput, toStder
     const cost = rows.reduce((total, row) => total + row.cost, 0);
     print(`${label('Codons')}${countByStatus(rows)}`);
     print(`${label('Cost')}${formatCost(cost)}`);
+    const budget = budgetLine(rows);
+    if (budget) print(`${label('Budget')}${style.yellow(budget)}`);
     print(`${label('Checkpoints')}${checkpointCount(input.state)}`);
   }
   if (input.executionDir) {

@@ -1,5 +1,5 @@
 import type { AgentSession } from '@hankweave/harness';
-import type { CodonStatus } from '@hankweave/types';
+import type { BudgetExceeded, CodonStatus } from '@hankweave/types';
 
 /**
  * Why a running codon was asked to stop. One reason per codon; when several requests arrive the
@@ -11,9 +11,15 @@ export type StopReason =
   /** `codon.forceStop`: the codon ends `failed`, retriable. */
   | { kind: 'force-stop'; reason: string }
   /** A shutdown interrupted it: the codon ends `failed`, with an `exit` checkpoint. */
-  | { kind: 'shutdown' };
+  | { kind: 'shutdown' }
+  /**
+   * The budget watchdog stopped it: the codon ends as `onExceeded` says (`completed` with
+   * `budgetExceeded`, or `failed`, not retriable). The weakest reason: any request wins over it.
+   */
+  | { kind: 'budget'; exceeded: BudgetExceeded; onExceeded: 'complete' | 'fail' };
 
 const STRENGTH: Readonly<Record<StopReason['kind'], number>> = {
+  budget: 0,
   skip: 1,
   'force-stop': 2,
   shutdown: 3,

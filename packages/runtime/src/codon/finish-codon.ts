@@ -1,13 +1,17 @@
 import type { AgentOutcome } from '@hankweave/harness';
 import {
   type ActiveCodonStatus,
+  type BudgetExceeded,
   type CheckpointType,
   type ExitStatus,
   type FailureReason,
   isLoopConfig,
   isTerminalCodonStatus,
 } from '@hankweave/types';
+import { archiveAfterCodon, type CodonArchives } from '../archive/archive-after-codon.js';
+import { describeExceeded } from '../budget/budget-watchdog.js';
 import { RuntimeError } from '../errors.js';
+import { copyOutputsOfAttempt, type OutputFailure } from '../outputs/codon-outputs.js';
 import { info, reportError, transition } from '../runtime/runtime-context.js';
 import { type CodonAttempt, type CodonMove, moveCodon } from './codon-attempt.js';
 import type { StopReason } from './codon-control.js';
@@ -15,7 +19,13 @@ import type { AgentRun } from './run-agent.js';
 import { takeCheckpoint } from './take-checkpoint.js';
 
 /** How a codon attempt ends, before its checkpoint is taken. */
-export type Ending = { exitCode: number; exitStatus: ExitStatus; outcome?: AgentOutcome } & (
+export type Ending = {
+  exitCode: number;
+  exitStatus: ExitStatus;
+  outcome?: AgentOutcome;
+  /** The budget the watchdog found crossed (reference §4.8). */
+  budgetExceeded?: BudgetExceeded;
+} & (
   | { status: 'completed' }
   | { status: 'failed'; failureReason: FailureReason }
   | { status: 'skipped' }
@@ -34,6 +44,12 @@ export interface CodonRunOutcome {
   exitStatus: ExitStatus;
   /** The codon was interrupted by a shutdown (its checkpoint is an `exit` checkpoint). */
   interrupted: boolean;
+  /** The budget that stopped the codon, if one did. */
+  budgetExceeded?: BudgetExceeded;
+  /** What `archiveOnSuccess` moved after the checkpoint; announced after `codon.completed`. */
+  archives?: CodonArchives;
+  /** Why the codon's `outputFiles` could not be copied; the run fails after `codon.completed`. */
+  outputFailure?: OutputFailure;
 }
 
 /** A failure before or outside the agent. */
@@ -61,6 +77,29 @@ export function stoppedEnding(reason: StopReason, outcome?: AgentOutcome): Endin
       return killed('Interrupted: the server shut down while the codon was active');
     case 'skip':
       return { status: 'skipped', exitCode: -1, exitStatus, ...(outcome ? { outcome } : {}) };
+    case 'budget':
+      // The agent was stopped on purpose: exit 0 with the budget flag (reference §4.8), or a
+      // failure that no retry can cure.
+      return reason.onExceeded === 'complete'
+        ? {
+            status: 'completed',
+            exitCode: 0,
+            exitStatus: { type: 'success' },
+            budgetExceeded: reason.exceeded,
+            ...(outcome ? { outcome } : {}),
+          }
+        : {
+            status: 'failed',
+            exitCode: 1,
+            exitStatus,
+            budgetExceeded: reason.exceeded,
+            failureReason: {
+              type: 'unknown',
+              retriable: false,
+              message: `Budget exceeded: ${describeExceeded(reason.exceeded)}`,
+            },
+            ...(outcome ? { outcome } : {}),
+          };
   }
 }
 
@@ -191,6 +230,20 @@ export async function finishCodon(
     attempt,
     terminalMove(final, failedDuring, agent, checkpointType === 'exit' ? undefined : checkpointSha),
   );
+  // outputFiles are copied before archiveOnSuccess moves files away (reference §5.5 step 12); a
+  // failed copy leaves them in place and fails the run after codon.completed.
+  const outputFailure = await copyOutputsOfAttempt(attempt, final.status);
+  const archives = outputFailure
+    ? undefined
+    : await archiveAfterCodon(
+        attempt,
+        final.status,
+        checkpointType === 'exit' ? undefined : checkpointSha,
+        {
+          contextExceeded: agent?.contextExceeded ?? false,
+          budgetExceeded: !!final.budgetExceeded,
+        },
+      );
   const record = context.store.state.runs
     .find((run) => run.runId === runId)
     ?.codons.findLast((candidate) => candidate.codonId === codonId);
@@ -210,6 +263,9 @@ export async function finishCodon(
     durationMs: Date.now() - attempt.startedMs,
     exitStatus: final.exitStatus,
     interrupted,
+    ...(final.budgetExceeded ? { budgetExceeded: final.budgetExceeded } : {}),
+    ...(archives ? { archives } : {}),
+    ...(outputFailure ? { outputFailure } : {}),
   };
 }
 
@@ -225,6 +281,7 @@ function terminalMove(
     resultMessageReceived: ending.outcome?.resultReceived ?? false,
     contextExceeded: agent?.contextExceeded ?? false,
     ...(checkpointSha ? { checkpointSha } : {}),
+    ...(ending.budgetExceeded ? { budgetExceeded: ending.budgetExceeded } : {}),
   };
   switch (ending.status) {
     case 'completed':

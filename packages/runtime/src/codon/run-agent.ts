@@ -1,9 +1,12 @@
 import { relative } from 'node:path';
 import type { AgentOutcome, AgentSession } from '@hankweave/harness';
 import { addTokenUsage, type FailureReason, type TokenUsage } from '@hankweave/types';
+import { rememberLimits } from '../budget/budget-summary.js';
+import { BudgetWatchdog, describeExceeded } from '../budget/budget-watchdog.js';
+import { codonLimits } from '../budget/codon-budget.js';
 import { agentLogPath } from '../execution/layout.js';
 import { renderPromptText } from '../prompt/prompt-builder.js';
-import { emit, transition } from '../runtime/runtime-context.js';
+import { emit, info, transition } from '../runtime/runtime-context.js';
 import { consumeAgentEvents } from './agent-stream.js';
 import { type CodonAttempt, moveCodon } from './codon-attempt.js';
 import type { StartResult } from './start-codon.js';
@@ -35,8 +38,43 @@ export async function runAgent(
   attempt: CodonAttempt,
   start: Extract<StartResult, { kind: 'ready' }>,
 ): Promise<RunAgentResult> {
+  const logPath = agentLogPath(attempt.context.layout, attempt.runId, attempt.codonId);
+  const watchdog = startWatchdog(attempt);
+  try {
+    return await runSessions(attempt, start, logPath, watchdog);
+  } finally {
+    watchdog.dispose();
+  }
+}
+
+/**
+ * The budget watchdog of an attempt (reference §4.8), over the first session and its extensions:
+ * the first limit crossed stops the agent, and the codon ends as `onExceeded` says.
+ */
+function startWatchdog(attempt: CodonAttempt): BudgetWatchdog {
+  const { context, codonId, control } = attempt;
+  const limits = codonLimits(context, attempt.entry);
+  rememberLimits(context, codonId, limits);
+  return new BudgetWatchdog(
+    limits,
+    (exceeded) => {
+      info(
+        context,
+        `Codon ${codonId}: budget limit reached (${describeExceeded(exceeded)}); stopping the agent`,
+      );
+      void control.stop({ kind: 'budget', exceeded, onExceeded: limits.onExceeded });
+    },
+    attempt.startedMs,
+  );
+}
+
+async function runSessions(
+  attempt: CodonAttempt,
+  start: Extract<StartResult, { kind: 'ready' }>,
+  logPath: string,
+  watchdog: BudgetWatchdog,
+): Promise<RunAgentResult> {
   const { context, codon, codonId, runId, control } = attempt;
-  const logPath = agentLogPath(context.layout, runId, codonId);
   let run: AgentRun | undefined;
   let resumeSessionId = start.resumeSessionId;
   let prompt = start.prompts.prompt;
@@ -71,6 +109,7 @@ export async function runAgent(
         },
       };
     }
+    session = watchdog.watch(session);
     control.session = session;
     if (control.status === 'starting') {
       moveCodon(attempt, {
@@ -134,9 +173,11 @@ function mayExtend(attempt: CodonAttempt, run: AgentRun, extensionCount: number)
   );
 }
 
+// Reference §1.10: the codon's own value, then the runtime setting (from env or the CLI, which
+// outrank hank overrides), then the hank's `overrides.shimIdleTimeout`, then the default.
 function idleTimeoutMs({ context, codon }: CodonAttempt): number {
-  const seconds = codon.shimIdleTimeout ?? context.config.overrides?.shimIdleTimeout;
-  return seconds !== undefined
-    ? seconds * 1000
-    : (context.settings.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
+  if (codon.shimIdleTimeout !== undefined) return codon.shimIdleTimeout * 1000;
+  if (context.settings.idleTimeoutMs !== undefined) return context.settings.idleTimeoutMs;
+  const hankSeconds = context.config.overrides?.shimIdleTimeout;
+  return hankSeconds !== undefined ? hankSeconds * 1000 : DEFAULT_IDLE_TIMEOUT_MS;
 }

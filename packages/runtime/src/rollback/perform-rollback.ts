@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { relativeInside } from '@hankweave/durable-io';
 import { currentRun, executionThread } from '@hankweave/state';
 import type { CodonExecution } from '@hankweave/types';
+import { restoreArchivesForRollback } from '../archive/restore-on-rollback.js';
 import type { CheckpointHint } from '../codon/checkpoint-hint.js';
 import { patternsUpTo, resolveTracked } from '../codon/tracked-files.js';
 import { DATA_LINK_NAME } from '../execution/layout.js';
@@ -50,6 +51,9 @@ export async function performRollback(
     checkpointType: target.checkpointType,
     codonsToProcess: undone.map(({ codon }) => codon.codonId),
   });
+  // Archived files come back first: the rig cleanup below then removes the undone codons' rig
+  // copies (archived ones too), and the reset settles the tracked files to the target.
+  await restoreArchivesForRollback(context, target.sha);
   const totalSteps = undone.length + 1;
   for (const [index, { codon }] of undone.entries()) {
     emit(context, 'rollback.progress', {

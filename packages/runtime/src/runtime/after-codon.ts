@@ -1,5 +1,7 @@
 import { executionThread } from '@hankweave/state';
 import type { ExecutionCodonEntry } from '@hankweave/types';
+import { emitArchiveReport } from '../archive/archive-after-codon.js';
+import { emitBudgetSummary } from '../budget/budget-summary.js';
 import { decideFailureAction } from '../codon/failure-policy.js';
 import type { CodonRunOutcome } from '../codon/run-codon.js';
 import { entryCodon, expandAfterCodon } from '../plan/planner.js';
@@ -48,8 +50,10 @@ export function decideAfterCodon(
     exitStatus: outcome.exitStatus,
     ...(outcome.failureReason ? { failureReason: outcome.failureReason } : {}),
     ...(failureAction?.action === 'continue' ? { failureIgnored: true } : {}),
+    ...(outcome.budgetExceeded ? { budgetExceeded: outcome.budgetExceeded } : {}),
   });
   emitStateSnapshot(context, false);
+  emitArchiveReport(context, outcome.archives?.codon);
   if (outcome.interrupted) return { kind: 'idle' };
   if (outcome.status !== 'failed') {
     retryAttempts.delete(codonId);
@@ -70,6 +74,7 @@ export function decideAfterCodon(
       return { kind: 'retry', delayMs: failureAction.delayMs };
     case 'stay-active':
       if (input.headless) {
+        emitBudgetSummary(context);
         endRun(context, runId, 'failed', 'codon failure');
         return { kind: 'shutdown' };
       }
@@ -79,6 +84,7 @@ export function decideAfterCodon(
       });
       return { kind: 'idle' };
     default:
+      emitBudgetSummary(context);
       endRun(context, runId, 'failed', 'codon failure');
       return { kind: 'shutdown' };
   }
@@ -91,6 +97,7 @@ function expandPlan(context: RuntimeContext, codonId: string, outcome: CodonRunO
     codonId,
     contextExceeded: outcome.contextExceeded,
     failed: outcome.status === 'failed',
+    ...(outcome.budgetExceeded ? { budgetExceeded: true } : {}),
   });
   const ids = (entries: readonly ExecutionCodonEntry[]) =>
     entries.map((entry) => entry.codonId).join('\n');
@@ -99,6 +106,7 @@ function expandPlan(context: RuntimeContext, codonId: string, outcome: CodonRunO
   }
   const ended = expansion.iterationEnded;
   if (ended) {
+    if (ended.isFinal) emitArchiveReport(context, outcome.archives?.loop);
     emit(context, 'loop.iteration.completed', {
       loopId: ended.loopId,
       iteration: ended.iteration,

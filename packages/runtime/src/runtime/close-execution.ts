@@ -1,4 +1,5 @@
 import { currentRun } from '@hankweave/state';
+import { emitBudgetSummary } from '../budget/budget-summary.js';
 import { computeExitCode, type ShutdownReason } from './exit-code.js';
 import type { RuntimeExit } from './hankweave-runtime.js';
 import type { OpenExecution } from './open-execution.js';
@@ -19,12 +20,14 @@ export async function closeExecution(
     // A run ends failed when a codon was interrupted or its last codon failed; the next start
     // then rolls back to the last success. An idle run (between codons, after a rollback)
     // ends completed, so an explicit rollback is not undone by the next start.
+    // A spent budget ends the run as its onExceeded says, whatever the last codon did.
     const last = run.codons.at(-1);
     const clean =
       reason === 'all codons completed' ||
-      last === undefined ||
-      last.status === 'completed' ||
-      last.status === 'skipped';
+      reason === 'budget exceeded' ||
+      (reason !== 'budget failure' &&
+        (last === undefined || last.status === 'completed' || last.status === 'skipped'));
+    emitBudgetSummary(context);
     if (clean) endRun(context, run.runId, 'completed');
     else endRun(context, run.runId, 'failed', reason);
   }

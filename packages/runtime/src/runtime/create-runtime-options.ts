@@ -1,6 +1,7 @@
 import type { AgentHarness } from '@hankweave/harness';
 import type { HankConfigInput, ModelCatalog } from '@hankweave/types';
 import type { RuntimeLogger } from '../events/server-log.js';
+import type { ReplayOptions } from '../replay/with-replay.js';
 import type { WebSocketServerOptions } from '../server/index.js';
 import type { SentinelHost } from './sentinel-host.js';
 
@@ -18,6 +19,8 @@ export interface CreateRuntimeOptions {
   executionDir?: string;
   /** The parent of managed executions; default `$HANKWEAVE_RUNTIME_EXECUTION_BASE_DIR` or `~/.hankweave-executions`. */
   executionBaseDir?: string;
+  /** How long hashing the data may scan, in ms; wins over the hank's `overrides.dataHashTimeLimit`. */
+  dataHashTimeLimitMs?: number;
   startNew?: boolean;
   force?: boolean;
   noWipe?: boolean;
@@ -48,10 +51,21 @@ export interface CreateRuntimeOptions {
   model?: string;
   /** Point the agent at another Messages API endpoint (a proxy, a scripted model). */
   anthropicBaseUrl?: string;
-  /** The agent idle watchdog when neither the codon nor the hank sets one (default 180 s). */
+  /**
+   * The agent idle watchdog when the codon sets none (default 180 s). It wins over the hank's
+   * `overrides.shimIdleTimeout`, as env and CLI values do (reference §1.10); a codon's own
+   * `shimIdleTimeout` wins over it.
+   */
   idleTimeoutMs?: number;
   /** Treat every rig failure as `allowFailure`. */
   ignoreRigFailures?: boolean;
+  /**
+   * Where completed codons' `outputFiles` are copied (reference §1.6; the CLI's `-o/--output`),
+   * relative to the cwd. Without it nothing is copied and the start says so for each codon.
+   */
+  outputDirectory?: string;
+  /** Replace output files of the same name instead of renaming (`--overwrite-output`). */
+  overwriteOutput?: boolean;
   /** Kill rig commands after this long (default: no limit). */
   rigCommandTimeoutMs?: number;
   /** The environment agents and rig commands start from (default `process.env`). */
@@ -60,6 +74,21 @@ export interface CreateRuntimeOptions {
   logger?: Partial<RuntimeLogger>;
   /** SIGTERM → SIGKILL grace when stopping an agent (default 5000 ms). */
   killGraceMs?: number;
+  /**
+   * The runtime budget (`hankweave.json budget`): each ceiling combines with the hank's
+   * `overrides.budget` as the smaller of the two (reference §1.7).
+   */
+  budget?: { maxDollars?: number; maxTimeSeconds?: number };
+  /** A dollar ceiling (> 0) that replaces the runtime's and the hank's (`--max-cost`). */
+  maxCost?: number;
+  /** A time ceiling in seconds (> 0) that replaces the runtime's and the hank's (`--max-time`). */
+  maxTime?: number;
+  /**
+   * Replay a recorded execution (reference §8.2, the CLI's `--replay`): each codon gets its
+   * recorded agent log instead of an agent, into a new execution. Pacing: `speed`, `maxDelayMs`,
+   * `minDelayMs`, else `HANKWEAVE_REPLAY_MAX_DELAY_MS` / `HANKWEAVE_REPLAY_SPEED_MS`.
+   */
+  replay?: ReplayOptions;
   clock?: () => Date;
   /**
    * Start the WebSocket server (reference §3) after `start()`: `true` for the secure defaults

@@ -1,5 +1,6 @@
 import type { HankweaveState } from '@hankweave/types';
 import type { EventListener } from '../events/event-bus.js';
+import { withReplay } from '../replay/with-replay.js';
 import { type HankweaveServer, startWebSocketServer } from '../server/index.js';
 import type { CreateRuntimeOptions } from './create-runtime-options.js';
 import { type CommandResult, dispatchCommand, type RuntimeCommand } from './dispatch-command.js';
@@ -65,7 +66,7 @@ export function orchestratorOf(runtime: Runtime): HankweaveRuntime {
  * handlers and no `process.exit` (the CLI adds those).
  */
 export function createRuntime(options: CreateRuntimeOptions): Runtime {
-  const runtime = new HankweaveRuntime(options);
+  const runtime = new HankweaveRuntime(withReplay(options));
   let server: HankweaveServer | undefined;
   const handle: Runtime = {
     start: async () => {

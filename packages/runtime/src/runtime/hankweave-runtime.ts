@@ -1,11 +1,15 @@
+import { resolve } from 'node:path';
 import { sleep } from '@hankweave/durable-io';
 import { currentRun, executionThread } from '@hankweave/state';
 import type { ClientCommandType, HankweaveEvent, HankweaveState } from '@hankweave/types';
+import { type BudgetGate, budgetGate } from '../budget/budget-gate.js';
+import { budgetSettings } from '../budget/budget-options.js';
 import { CheckpointHint } from '../codon/checkpoint-hint.js';
 import { CodonControl } from '../codon/codon-control.js';
 import { type CodonRunOutcome, runCodon } from '../codon/run-codon.js';
 import { RuntimeError } from '../errors.js';
 import type { EventListener } from '../events/event-bus.js';
+import { announceOutputs, outputsAfterCodon } from '../outputs/codon-outputs.js';
 import { performRollback } from '../rollback/perform-rollback.js';
 import { type RollbackRequest, resolveRollbackTarget } from '../rollback/resolve-target.js';
 import { type Decision, decideAfterCodon, type RetryAttempts, retrySource } from './after-codon.js';
@@ -56,6 +60,8 @@ export interface RollbackResult {
 const SELF_REASONS: ReadonlySet<ShutdownReason> = new Set([
   'all codons completed',
   'codon failure',
+  'budget exceeded',
+  'budget failure',
 ]);
 
 /**
@@ -98,6 +104,11 @@ export class HankweaveRuntime {
       ...(options.anthropicBaseUrl !== undefined
         ? { anthropicBaseUrl: options.anthropicBaseUrl }
         : {}),
+      ...(options.outputDirectory !== undefined
+        ? { outputDirectory: resolve(options.outputDirectory) }
+        : {}),
+      overwriteOutput: options.overwriteOutput === true,
+      ...budgetSettings(options),
     };
     this.finished = new Promise((resolve) => {
       this.#resolveFinished = resolve;
@@ -223,15 +234,21 @@ export class HankweaveRuntime {
       context,
       `Execution ${context.layout.executionDir} ready (run ${context.store.state.currentRunId})`,
     );
+    announceOutputs(context);
     // A shutdown requested while starting waits for the start, then runs; nothing starts here.
     if (this.#phase !== 'starting') return;
     this.#phase = 'idle';
-    if (this.settings.autostart) this.#launch({});
-    else
-      emit(context, 'server.idle', {
-        reason: 'startup',
-        message: 'Server ready. Waiting for commands (autostart disabled).',
-      });
+    if (this.settings.autostart) {
+      this.#launch({});
+      return;
+    }
+    emit(context, 'server.idle', {
+      reason: 'startup',
+      message: 'Server ready. Waiting for commands (autostart disabled).',
+    });
+    // Idle: start() resolves once everything the start announced is published, so a client that
+    // connects next sees it in its history, not as live events racing its handshake.
+    await context.bus.settled();
   }
 
   // ---- driving --------------------------------------------------------------------------------
@@ -291,6 +308,17 @@ export class HankweaveRuntime {
       if (!codonId) {
         this.#allDone();
         return;
+      }
+      if (!request?.isAutoRetry) {
+        const gate = this.#budgetGate(codonId);
+        if (gate.kind === 'stop') {
+          void this.shutdown(gate.fail ? 'budget failure' : 'budget exceeded');
+          return;
+        }
+        if (gate.kind === 'loop-ended') {
+          request = undefined;
+          continue;
+        }
       }
       const skipPreCommands = request?.skipPreCommands ?? this.#takeSkipRig(codonId);
       const decision = await this.#executeCodon(codonId, {
@@ -387,7 +415,7 @@ export class HankweaveRuntime {
     } finally {
       this.#active = undefined;
     }
-    return decideAfterCodon(context, {
+    const decision = decideAfterCodon(context, {
       codonId,
       entry,
       runId,
@@ -395,6 +423,15 @@ export class HankweaveRuntime {
       retryAttempts: this.#retryAttempts,
       headless: this.settings.headless,
     });
+    return outputsAfterCodon(context, { codonId, runId, outcome }, decision);
+  }
+
+  /** Whether the budget lets `codonId` run (see {@link budgetGate}). */
+  #budgetGate(codonId: string): BudgetGate {
+    const entry = this.context.store.state.executionPlan.find(
+      (candidate) => candidate.codonId === codonId,
+    );
+    return entry ? budgetGate(this.context, entry) : { kind: 'run' };
   }
 
   #takeSkipRig(codonId: string): boolean {

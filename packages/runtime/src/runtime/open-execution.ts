@@ -149,9 +149,11 @@ export async function openExecution(
     ...(options.force !== undefined ? { force: options.force } : {}),
     ...(options.noWipe !== undefined ? { noWipe: options.noWipe } : {}),
     ...(options.copyData !== undefined ? { copyData: options.copyData } : {}),
-    ...(hank.config.overrides?.dataHashTimeLimit !== undefined
-      ? { dataHashTimeLimitMs: hank.config.overrides.dataHashTimeLimit }
-      : {}),
+    ...(options.dataHashTimeLimitMs !== undefined
+      ? { dataHashTimeLimitMs: options.dataHashTimeLimitMs }
+      : hank.config.overrides?.dataHashTimeLimit !== undefined
+        ? { dataHashTimeLimitMs: hank.config.overrides.dataHashTimeLimit }
+        : {}),
     ...(options.executionBaseDir !== undefined ? { baseDir: options.executionBaseDir } : {}),
     ...(options.confirm !== undefined ? { confirm: options.confirm } : {}),
     now: clock,

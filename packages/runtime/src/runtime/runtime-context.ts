@@ -13,6 +13,7 @@ import {
   type ModelCatalog,
   type StateTransition,
 } from '@hankweave/types';
+import type { BudgetSources } from '../budget/resolve-budget.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { RuntimeLogger } from '../events/server-log.js';
 import type { ExecutionLayout } from '../execution/layout.js';
@@ -31,6 +32,12 @@ export interface RuntimeSettings {
   anthropicBaseUrl?: string;
   /** Grace period between SIGTERM and SIGKILL when stopping an agent. */
   killGraceMs: number;
+  /** Absolute; where completed codons' `outputFiles` are copied (none: they are not copied). */
+  outputDirectory?: string;
+  /** Output files replace files of the same name instead of being renamed. */
+  overwriteOutput?: boolean;
+  /** The runtime budget and the CLI's `--max-cost` / `--max-time` (reference §1.7). */
+  budget?: BudgetSources;
 }
 
 /** Everything the runtime's parts share: the open stores, the bus, the loaded hank. */

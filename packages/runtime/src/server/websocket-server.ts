@@ -90,6 +90,9 @@ export async function startWebSocketServer(
       agentRootPath: context.layout.agentRoot,
       dataPath: resolve(runtime.options.dataPath),
       port,
+      ...(runtime.settings.outputDirectory
+        ? { outputDirectory: runtime.settings.outputDirectory }
+        : {}),
     }),
     sendToAll: (message: ServerMessage) => {
       for (const session of live()) session.send(message);

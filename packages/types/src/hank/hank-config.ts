@@ -65,8 +65,7 @@ const legacyBeforeCopySchema = rigCommandSchema
 /**
  * One `outputFiles[].beforeCopy[]` item: a shell command in the rig-command shape
  * `{type: "command", command: {run, workingDirectory?}, allowFailure?}` (reference §1.6), or the
- * deprecated `{run, workingDirectory?}`. Both parse to {@link RigCommandOperation}. Nothing runs
- * beforeCopy commands yet.
+ * deprecated `{run, workingDirectory?}`. Both parse to {@link RigCommandOperation}.
  */
 export const beforeCopyCommandSchema = z.union([rigCommandOperationSchema, legacyBeforeCopySchema]);
 

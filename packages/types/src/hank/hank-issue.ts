@@ -44,6 +44,15 @@ export const HANK_ISSUE_CODES = [
   'previous_untracked',
   'fresh_in_context_loop',
   'loop_codon_aborts',
+  // Budget warnings (reference §1.7 W1–W10, the ones it names).
+  'budget_cap_above_allocation',
+  'budget_unallocated_share',
+  'budget_time_with_extensions',
+  'budget_unpriced_model',
+  'budget_zero',
+  'budget_fail_with_retry',
+  'budget_fail_not_first',
+  'budget_time_above_loop',
   // Shapes accepted for compatibility, with a warning that says how to write them.
   'deprecated_before_copy',
   'misplaced_working_directory',

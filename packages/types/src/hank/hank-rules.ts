@@ -1,3 +1,4 @@
+import { checkBudgetWarnings } from './budget-warnings.js';
 import {
   type ContainerBudget,
   codonTrackedPatterns,
@@ -206,6 +207,7 @@ export function checkHankRules(
       }
     }
   }
+  checkBudgetWarnings(config, warn);
   return { errors, warnings };
 }
 

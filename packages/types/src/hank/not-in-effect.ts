@@ -10,11 +10,6 @@ type Feature = 'budget' | 'outputFiles' | 'archiveOnSuccess' | 'sentinelSettings
  * the start of a run, never silence. Delete a feature's entry when it takes effect.
  */
 const NOT_IN_EFFECT: Partial<Record<Feature, string>> = {
-  budget:
-    'budgets are not enforced by this version yet: the codons run without this limit (watch the costs, or stop the run)',
-  outputFiles: 'outputFiles are not copied by this version yet: the files stay in the execution',
-  archiveOnSuccess:
-    'archiveOnSuccess is not carried out by this version yet: the files stay where they are',
   sentinelSettings: 'this sentinel setting has no effect in this version yet',
 };
 

@@ -1,0 +1,59 @@
+import type { ExecutionCodonEntry } from '@hankweave/types';
+import { iterationTotals } from '../runtime/loop-progress.js';
+import { emit, info, type RuntimeContext, transition } from '../runtime/runtime-context.js';
+import { codonLimits } from './codon-budget.js';
+import type { Exhausted } from './resolve-budget.js';
+
+/** Whether the next codon may run: yes, no because its loop's budget is spent, or stop the hank. */
+export type BudgetGate =
+  | { kind: 'run' }
+  | { kind: 'loop-ended' }
+  /** Stop the hank; `fail` when the spent container's `onExceeded` is `fail` (the run fails). */
+  | { kind: 'stop'; fail: boolean };
+
+const spentMessage = (exhausted: Exhausted): string =>
+  exhausted.currency === 'cost'
+    ? `$${exhausted.used.toFixed(4)} of $${exhausted.limit}`
+    : `${exhausted.used.toFixed(1)}s of ${exhausted.limit}s`;
+
+/**
+ * Checks, before a codon starts, that its containers have budget left (reference §1.7: later
+ * codons get what remains). A spent loop budget ends the loop (the rest of its plan entries are
+ * dropped, `loop.iteration.completed` says `failure`) and the hank goes on after it; a spent hank
+ * budget stops the hank, with the remaining codons not run. Either fails the run when the
+ * container's `onExceeded` is `fail`; the caller then shuts down (`budget exceeded` or
+ * `budget failure`), which ends the run.
+ */
+export function budgetGate(context: RuntimeContext, entry: ExecutionCodonEntry): BudgetGate {
+  const exhausted = codonLimits(context, entry).exhausted;
+  if (!exhausted) return { kind: 'run' };
+  const plan = context.store.state.executionPlan;
+  const index = plan.indexOf(entry);
+  if (exhausted.scope === 'loop' && exhausted.id !== undefined) {
+    const loopId = exhausted.id;
+    const dropped = plan.slice(index).filter((later) => later.loopContext?.loopId === loopId);
+    info(
+      context,
+      `Loop ${loopId} budget spent (${spentMessage(exhausted)}): ${dropped.length} codon(s) not run, the loop ends`,
+    );
+    transition(context, {
+      type: 'ExecutionPlanUpdated',
+      data: { executionPlan: plan.filter((candidate) => !dropped.includes(candidate)) },
+    });
+    const iteration = entry.loopContext?.iteration ?? 0;
+    emit(context, 'loop.iteration.completed', {
+      loopId,
+      iteration,
+      ...iterationTotals(context, loopId, iteration),
+      isFinal: true,
+      terminationReason: 'failure',
+    });
+    return exhausted.onExceeded === 'fail' ? { kind: 'stop', fail: true } : { kind: 'loop-ended' };
+  }
+  const remaining = plan.length - Math.max(0, index);
+  info(
+    context,
+    `Budget spent (${spentMessage(exhausted)}): ${remaining} codon(s) not run, the hank stops`,
+  );
+  return { kind: 'stop', fail: exhausted.onExceeded === 'fail' };
+}
