@@ -159,8 +159,14 @@ export function buildProgram(
     .argument('<hank>', 'hank.json, or a directory holding one')
     .option('--json', 'print the result as JSON')
     .option('-v, --verbose', 'also list each runtime setting, its value and where it came from')
-    .action((hank: string, options: { json?: boolean; verbose?: boolean }) =>
-      done(validateCommand(terminal, hank, options)),
+    .option('-o, --output <dir>', 'the output directory a run would use (warns when not empty)')
+    .action((hank: string, options: { json?: boolean; verbose?: boolean; output?: string }) =>
+      done(
+        validateCommand(terminal, hank, {
+          ...options,
+          ...(options.output !== undefined ? { flags: { output: options.output } } : {}),
+        }),
+      ),
     );
 
   program

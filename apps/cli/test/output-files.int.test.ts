@@ -31,6 +31,27 @@ describe('hankweave -o', () => {
   });
   afterAll(() => sandbox.cleanup());
 
+  it('validate -o warns when the output directory is not empty, and only then', async () => {
+    const warningsFor = async (dir: string) => {
+      const result = await runCli(['validate', example.hankDir, '--json', '-o', dir], {
+        env: sandbox.env,
+        cwd: sandbox.root,
+      });
+      expect(result.code).toBe(0);
+      return (JSON.parse(result.stdout).warnings as { code: string; message: string }[]).filter(
+        (warning) => warning.code === 'output_directory_not_empty',
+      );
+    };
+    mkdirSync(join(sandbox.root, 'full'), { recursive: true });
+    writeFileSync(join(sandbox.root, 'full/old.txt'), 'old');
+    mkdirSync(join(sandbox.root, 'empty'), { recursive: true });
+    const full = await warningsFor('full');
+    expect(full).toHaveLength(1);
+    expect(full[0]?.message).toContain(join(sandbox.root, 'full'));
+    expect(await warningsFor('empty')).toEqual([]);
+    expect(await warningsFor('missing')).toEqual([]);
+  });
+
   it('copies the outputs into the directory, renaming a taken name', async () => {
     mkdirSync(join(sandbox.root, 'results/notes'), { recursive: true });
     writeFileSync(join(sandbox.root, 'results/notes/stamp.txt'), 'already here');

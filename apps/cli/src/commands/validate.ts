@@ -1,4 +1,6 @@
-import { type HankConfig, isLoopConfig, validateHank } from '@hankweave/types';
+import { readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { type HankConfig, type HankIssue, isLoopConfig, validateHank } from '@hankweave/types';
 import { printBudgetTable } from '../output/budget-table.js';
 import type { Terminal } from '../output/terminal.js';
 import {
@@ -36,6 +38,9 @@ export function validateCommand(
   // a run would use and where it came from (reference §1.10).
   const resolved = resolveCliRuntimeConfig(options.flags ?? {}, config);
   const runtimeConfig = options.verbose ? resolved : undefined;
+  const outputWarning =
+    result.config && nonEmptyOutputWarning(result.config, resolved.get('outputDirectory'));
+  if (outputWarning) result.warnings.push(outputWarning);
   if (options.json) {
     terminal.out(
       JSON.stringify({
@@ -75,6 +80,29 @@ export function validateCommand(
   }
   terminal.out(style.green(`✓ ${hankPath} is valid`));
   return 0;
+}
+
+/**
+ * Reference §1.11: a non-empty output directory is a warning, since a run's outputs then meet
+ * files already there (renamed, or replaced with --overwrite-output).
+ */
+function nonEmptyOutputWarning(config: HankConfig, directory: unknown): HankIssue | undefined {
+  if (typeof directory !== 'string') return undefined;
+  const codons = config.hank.flatMap((item) => (isLoopConfig(item) ? item.codons : [item]));
+  if (!codons.some((codon) => (codon.outputFiles?.length ?? 0) > 0)) return undefined;
+  const path = resolve(directory);
+  let entries: string[];
+  try {
+    entries = readdirSync(path);
+  } catch {
+    return undefined;
+  }
+  if (entries.length === 0) return undefined;
+  return {
+    path: 'outputDirectory',
+    code: 'output_directory_not_empty',
+    message: `${path} is not empty (${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}): an output whose name is taken will be renamed (name_<counter>_<timestamp>.ext), or replaced with --overwrite-output`,
+  };
 }
 
 /** Prints the hank as a numbered tree: `[1]`, `[2]`, `[2.1]`. */

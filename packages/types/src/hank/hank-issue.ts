@@ -29,6 +29,8 @@ export const HANK_ISSUE_CODES = [
   'invalid_sentinel',
   // A feature hank.json accepts that this version does not carry out yet (a warning).
   'not_in_effect',
+  // The output directory a run would copy into already holds files (a warning of `validate`).
+  'output_directory_not_empty',
   // Cross-field rules.
   'duplicate_id',
   'duplicate_name',
