@@ -46,6 +46,13 @@ export interface SentinelManagerOptions {
    * `@hankweave/durable-io`); tests pass a fault-injecting one.
    */
   fs?: Fs;
+  /**
+   * Keep conversational sentinels' history on disk (`sentinels/history/`, seed 001), so a codon
+   * that runs again continues the conversation (default true; `enablePersistence` of the
+   * sentinel settings). When false, a history lives in memory for one load of the sentinel only:
+   * nothing is read from or written to the history files.
+   */
+  persistHistory?: boolean;
   /** Called whenever a sentinel's counters change (load, call, unload). */
   onStatesChanged?: (states: SentinelState[], totalCost: number) => void;
   /** Receives warnings; default silent. */

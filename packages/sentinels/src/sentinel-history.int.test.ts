@@ -72,6 +72,31 @@ describe('conversational history', () => {
     }
   });
 
+  it('keeps the history in memory only with persistHistory: false (enablePersistence)', async () => {
+    {
+      await using t = await setup(script, { persistHistory: false }, { root });
+      await t.manager.loadForCodon({ codonId: 'observe#0', codonName: 'O', entries: chat(2) });
+      t.manager.observe(action('one', 1));
+      t.manager.observe(action('two', 2));
+      await t.manager.drain();
+      // The conversation still carries over within the load: the second call sent the first pair.
+      expect(t.of('sentinel.output').map((o) => o.content)).toEqual([
+        'reply after 0',
+        'reply after 1',
+      ]);
+      await expect(readdir(join(t.hankweaveDir, 'sentinels', 'history'))).rejects.toThrow();
+    }
+    {
+      await using t = await setup(script, { persistHistory: false }, { root });
+      await t.manager.loadForCodon({ codonId: 'observe#0', codonName: 'O', entries: chat(2) });
+      t.manager.observe(action('three', 3));
+      await t.manager.drain();
+      // Nothing came back from disk: the request holds no earlier exchange.
+      const body = t.model.requests[0]?.body as { messages: { content: unknown }[] };
+      expect(JSON.stringify(body.messages)).not.toContain('event two');
+    }
+  });
+
   it('starts over when the history file is corrupt, keeping it aside', async () => {
     await using t = await setup(script, {}, { root });
     await writeFile(join(t.hankweaveDir, 'placeholder'), '');

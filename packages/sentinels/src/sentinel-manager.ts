@@ -167,6 +167,7 @@ export class SentinelManager {
           this.logger,
           this.now,
           this.fs,
+          options.persistHistory ?? true,
         )
       : undefined;
     const runner = new SentinelRunner(def, {

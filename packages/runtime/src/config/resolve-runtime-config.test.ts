@@ -186,17 +186,20 @@ describe('resolveRuntimeConfig', () => {
         logParsingInterval: 100,
         idleTimeout: 30,
         showCosts: false,
-        sentinel: { enablePersistence: true },
+        sentinel: { enablePersistence: false, waitForAllHealthChecks: true },
       }),
       env: {},
     });
+    // enablePersistence is carried out (sentinel history kept in memory only); health checks
+    // are not made, so their settings are warned about.
     expect(config.warnings.map((warning) => warning.split(' ')[0])).toEqual([
       'showCosts',
       'logParsingInterval',
       'idleTimeout',
-      'sentinel.enablePersistence',
+      'sentinel.waitForAllHealthChecks',
       'telemetry',
     ]);
+    expect(runtimeOptionsOf(config).sentinel).toEqual({ enablePersistence: false });
     const quiet = resolveRuntimeConfig({
       cwd: await dirWith({ telemetry: false, withoutProxy: true, idleTimeout: 0, showCosts: true }),
       env: {},

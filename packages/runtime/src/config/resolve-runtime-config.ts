@@ -156,6 +156,8 @@ export function runtimeOptionsOf(
   if (typeof hashLimit === 'number') options.dataHashTimeLimitMs = hashLimit;
   const idle = set('shimIdleTimeout');
   if (typeof idle === 'number') options.idleTimeoutMs = idle * 1000;
+  const persist = set('sentinel.enablePersistence');
+  if (typeof persist === 'boolean') options.sentinel = { enablePersistence: persist };
   const maxDollars = config.get('budget.maxDollars');
   const maxTimeSeconds = config.get('budget.maxTimeSeconds');
   if (typeof maxDollars === 'number' || typeof maxTimeSeconds === 'number') {

@@ -48,7 +48,7 @@ export interface ConfigKeySpec {
 const SENTINEL_NOT_IN_EFFECT: Unhonoured = {
   honours: () => false,
   severity: 'warn',
-  message: 'sentinel settings have no effect in this version yet',
+  message: 'sentinel health checks are not made by this version, so this setting has no effect',
 };
 
 /** Every runtime config key, in the order `validate -v` lists them. */
@@ -125,8 +125,8 @@ export const RUNTIME_CONFIG_KEYS: readonly ConfigKeySpec[] = [
   {
     key: 'sentinel.enablePersistence',
     kind: { type: 'boolean' },
+    default: true,
     hankOverride: 'overrides.sentinel.enablePersistence',
-    unhonoured: SENTINEL_NOT_IN_EFFECT,
   },
   {
     key: 'sentinel.healthCheckGracePeriodMs',

@@ -57,6 +57,11 @@ export interface CreateRuntimeOptions {
    * `shimIdleTimeout` wins over it.
    */
   idleTimeoutMs?: number;
+  /**
+   * Sentinel settings of the runtime config; they win over the hank's `overrides.sentinel`.
+   * `enablePersistence` (default true) keeps conversational sentinels' history on disk.
+   */
+  sentinel?: { enablePersistence?: boolean };
   /** Treat every rig failure as `allowFailure`. */
   ignoreRigFailures?: boolean;
   /**

@@ -224,6 +224,10 @@ export async function openExecution(
           if (!abandonment.signal.aborted) bus.emit(type, data as never);
         },
         models,
+        persistHistory:
+          options.sentinel?.enablePersistence ??
+          hank.config.overrides?.sentinel?.enablePersistence ??
+          true,
         onStatesChanged: (states, totalCost) =>
           context && recordSentinelStates(context, states, totalCost),
         logger: {

@@ -55,6 +55,8 @@ export class HistoryStore {
     private readonly logger: SentinelLogger,
     private readonly now: () => number,
     private readonly fs: Fs = nodeFs,
+    /** False: the history lives in memory only (`enablePersistence: false`). */
+    private readonly persist = true,
   ) {
     this.path = join(hankweaveDir, 'sentinels', 'history', `${sentinelId}-codon-${codonId}.json`);
   }
@@ -82,6 +84,7 @@ export class HistoryStore {
           : { maxTokens: this.trimming.maxTokens }),
       },
     };
+    if (!this.persist) return;
     await writeFileAtomic(this.path, `${JSON.stringify(file, null, 2)}\n`, {
       fs: this.fs,
       createParents: true,
@@ -89,6 +92,7 @@ export class HistoryStore {
   }
 
   private async read(): Promise<SentinelHistoryTurn[]> {
+    if (!this.persist) return [];
     let text: string;
     try {
       text = await this.fs.readFile(this.path, 'utf8');

@@ -19,8 +19,11 @@ const notInEffect = (hank: unknown) =>
 // ignored. Each line goes when its feature takes effect (and its entry in not-in-effect.ts).
 const USES: [string, unknown, string[]][] = [
   [
-    'sentinel settings',
-    { overrides: { sentinel: { waitForAllHealthChecks: true } }, hank: [codon()] },
+    'sentinel health-check settings (enablePersistence is in effect)',
+    {
+      overrides: { sentinel: { waitForAllHealthChecks: true, enablePersistence: false } },
+      hank: [codon()],
+    },
     ['overrides.sentinel.waitForAllHealthChecks'],
   ],
 ];

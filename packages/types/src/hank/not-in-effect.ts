@@ -10,7 +10,8 @@ type Feature = 'budget' | 'outputFiles' | 'archiveOnSuccess' | 'sentinelSettings
  * the start of a run, never silence. Delete a feature's entry when it takes effect.
  */
 const NOT_IN_EFFECT: Partial<Record<Feature, string>> = {
-  sentinelSettings: 'this sentinel setting has no effect in this version yet',
+  sentinelSettings:
+    'sentinel health checks are not made by this version, so this setting has no effect',
 };
 
 type Path = (string | number)[];
@@ -31,8 +32,9 @@ export function notInEffectWarnings(config: HankConfig): HankIssue[] {
     if (message) warnings.push({ path: showPath(path), message, code: 'not_in_effect' });
   };
   if (config.overrides?.budget) warn('budget', ['overrides', 'budget']);
+  // `enablePersistence` is in effect; the health-check settings have nothing to act on.
   for (const key of Object.keys(config.overrides?.sentinel ?? {})) {
-    warn('sentinelSettings', ['overrides', 'sentinel', key]);
+    if (key !== 'enablePersistence') warn('sentinelSettings', ['overrides', 'sentinel', key]);
   }
   const codon = (item: CodonConfig, path: Path) => {
     if (item.budget) warn('budget', [...path, 'budget']);
