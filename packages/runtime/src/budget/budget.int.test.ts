@@ -224,6 +224,25 @@ describe('container budgets', () => {
     expect(b?.budgetExceeded?.used).toBeCloseTo(2 * TURN_COST, 9);
   });
 
+  it('proportional shares: each codon gets its share of the whole, bounded by what remains', async () => {
+    const { events, started } = await runHank(
+      {
+        items: [codon('a'), codon('b'), codon('c')],
+        budget: { maxDollars: 0.04, allocation: 'proportional', shares: { a: 0.5, b: 0.25 } },
+      },
+      { script: (id) => ({ scenario: { turns: turns(id === 'a' ? 1 : id === 'b' ? 2 : 5) } }) },
+    );
+    expect(started).toEqual(['a', 'b', 'c']);
+    const [a, b, c] = completed(events);
+    expect(a?.budgetExceeded).toBeUndefined();
+    // b: 0.25 × 0.04 = 0.01 → stopped at 0.012.
+    expect(b?.budgetExceeded?.limit).toBeCloseTo(0.01, 9);
+    // c has no share: the unallocated 0.25 of 0.04 = 0.01, within what remains (0.04 − 0.018).
+    // Unlike proportional-strict, a's unspent share does not evaporate.
+    expect(c?.budgetExceeded?.limit).toBeCloseTo(0.01, 9);
+    expect(summaryOf(events)?.allocation).toBe('proportional');
+  });
+
   it('proportional-strict shares: each codon gets its share, unspent share evaporates', async () => {
     const { events, started } = await runHank(
       {
