@@ -12,13 +12,13 @@
 //   (TRIALS=n for the number of trials per case, default 5.)
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startScriptedModel } from '@hankweave/scripted-model';
 import { defaultModelCatalog, emptyTokenUsage } from '@hankweave/types';
 import { createRuntime } from '../dist/index.js';
+import { pacedProxy } from './paced-proxy.mjs';
 
 const TRIALS = Number(process.env.TRIALS ?? 5);
 const MODEL = 'claude-sonnet-4-5';
@@ -43,40 +43,6 @@ const script = {
     },
   ],
 };
-
-/** A loopback proxy in front of the model that holds each request `delayMs` before forwarding. */
-async function pacedProxy(targetUrl, delayMs) {
-  const target = new URL(targetUrl);
-  const server = createServer((incoming, outgoing) => {
-    const body = [];
-    incoming.on('data', (chunk) => body.push(chunk));
-    incoming.on('end', () => {
-      setTimeout(() => {
-        const forward = request(
-          {
-            host: target.hostname,
-            port: target.port,
-            path: incoming.url,
-            method: incoming.method,
-            headers: incoming.headers,
-          },
-          (answer) => {
-            outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-            answer.pipe(outgoing);
-          },
-        );
-        forward.on('error', () => outgoing.destroy());
-        outgoing.on('close', () => forward.destroy());
-        forward.end(Buffer.concat(body));
-      }, delayMs);
-    });
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${server.address().port}`,
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
-}
 
 /** One trial: a fresh directory, model and runtime; the codon's figures when the run ends. */
 async function trial({ currency, delayMs }) {

@@ -6,13 +6,13 @@
 // Run: pnpm --filter @hankweave/runtime exec node bench/sentinel-isolation.bench.mjs
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { FakeHarness } from '@hankweave/harness/testing';
 import { startScriptedModel } from '@hankweave/scripted-model';
 import { createRuntime } from '../dist/index.js';
+import { pacedProxy } from './paced-proxy.mjs';
 
 const CODONS = 5;
 const model = await startScriptedModel({
@@ -22,27 +22,8 @@ const model = await startScriptedModel({
     ],
   },
 });
-const target = new URL(model.url);
-const proxy = createServer((incoming, outgoing) => {
-  setTimeout(() => {
-    const forward = request(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: incoming.url,
-        method: incoming.method,
-        headers: incoming.headers,
-      },
-      (answer) => {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
-      },
-    );
-    incoming.pipe(forward);
-  }, 2000);
-});
-await new Promise((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-const proxyUrl = `http://127.0.0.1:${proxy.address().port}`;
+const proxy = await pacedProxy(model.url, 2000);
+const proxyUrl = proxy.url;
 
 const sentinel = (id, trigger, execution) => ({
   sentinelConfig: {
@@ -135,5 +116,5 @@ console.log(
 console.log(
   `final drain per codon (completing-sentinels)        ${withThree.drain.toFixed(0).padStart(6)} ms`,
 );
-proxy.close();
+await proxy.close();
 await model.close();
