@@ -2,26 +2,14 @@
 // archiveOnSuccess then moves, and prints ARCHIVING (synchronously, so the line is in the pipe)
 // as soon as the first file (drafts/d0/f0.txt, first in order) lands in rigArchive. The parent
 // SIGKILLs it there, mid-archive.
-import { existsSync, mkdirSync, writeFileSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { FakeHarness } from '@hankweave/harness/testing';
 import { createRuntime } from '../../dist/index.js';
 
 const [root, executionDir, count] = process.argv.slice(2);
 const runtime = createRuntime({
-  hank: {
-    meta: { name: 'archive-crash', version: '1.0.0' },
-    hank: [
-      {
-        id: 'gen',
-        name: 'Generate',
-        model: 'sonnet',
-        continuationMode: 'fresh',
-        promptText: 'Write drafts.',
-        archiveOnSuccess: ['drafts/**'],
-      },
-    ],
-  },
+  hank: JSON.parse(readFileSync(new URL('./archive-crash-hank.json', import.meta.url), 'utf8')),
   hankDir: root,
   dataPath: join(root, 'data'),
   executionDir,

@@ -51,19 +51,8 @@ describe('archiveOnSuccess killed with SIGKILL mid-archive', () => {
 
     const state = JSON.parse(readFileSync(join(executionDir, '.hankweave/state.json'), 'utf8'));
     const runtime = createRuntime({
-      hank: {
-        meta: { name: 'archive-crash', version: '1.0.0' },
-        hank: [
-          {
-            id: 'gen',
-            name: 'Generate',
-            model: 'sonnet',
-            continuationMode: 'fresh',
-            promptText: 'Write drafts.',
-            archiveOnSuccess: ['drafts/**'],
-          },
-        ],
-      },
+      // The hank the child ran (one file for both sides).
+      hank: JSON.parse(readFileSync(new URL('./archive-crash-hank.json', import.meta.url), 'utf8')),
       hankDir: root,
       dataPath: join(root, 'data'),
       executionDir,
