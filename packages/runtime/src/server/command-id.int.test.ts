@@ -1,24 +1,16 @@
 import type { HankweaveEvent } from '@hankweave/types';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   codeOf,
   idle,
   journalOf,
   type ServedWorld,
-  startServedWorld,
   type TestClient,
+  useServedWorlds,
 } from '../../test/server/server-world.js';
 import { orchestratorOf } from '../runtime/create-runtime.js';
 
-const worlds: ServedWorld[] = [];
-async function served(...args: Parameters<typeof startServedWorld>): Promise<ServedWorld> {
-  const world = await startServedWorld(...args);
-  worlds.push(world);
-  return world;
-}
-afterEach(async () => {
-  await Promise.all(worlds.splice(0).map((world) => world.dispose()));
-});
+const served = useServedWorlds();
 
 let marks = 0;
 /**

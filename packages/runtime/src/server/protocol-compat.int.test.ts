@@ -1,26 +1,18 @@
 import { CLIENT_COMMAND_TYPES, type HankweaveEvent } from '@hankweave/types';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { untilOpen } from '../../test/server/fuzz-helpers.js';
 import {
   codeOf,
   journalOf,
   type ServedWorld,
-  startServedWorld,
   type TestClient,
+  useServedWorlds,
 } from '../../test/server/server-world.js';
 import { CLOSE_CODES } from './codes.js';
 
 // Issue 17 item 5: the protocol answers as the original runtime's (reference §3.1–3.3).
 
-const worlds: ServedWorld[] = [];
-async function served(...args: Parameters<typeof startServedWorld>): Promise<ServedWorld> {
-  const world = await startServedWorld(...args);
-  worlds.push(world);
-  return world;
-}
-afterEach(async () => {
-  await Promise.all(worlds.splice(0).map((world) => world.dispose()));
-});
+const served = useServedWorlds();
 
 let marks = 0;
 const pongOf = (mark: string) => (event: HankweaveEvent) =>

@@ -1,24 +1,10 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { HankweaveEvent } from '@hankweave/types';
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  codeOf,
-  idle,
-  journalOf,
-  type ServedWorld,
-  startServedWorld,
-} from '../../test/server/server-world.js';
+import { describe, expect, it } from 'vitest';
+import { codeOf, idle, journalOf, useServedWorlds } from '../../test/server/server-world.js';
 import { orchestratorOf } from '../runtime/create-runtime.js';
 
-const worlds: ServedWorld[] = [];
-async function served(...args: Parameters<typeof startServedWorld>): Promise<ServedWorld> {
-  const world = await startServedWorld(...args);
-  worlds.push(world);
-  return world;
-}
-afterEach(async () => {
-  await Promise.all(worlds.splice(0).map((world) => world.dispose()));
-});
+const served = useServedWorlds();
 
 const ids = (events: HankweaveEvent[]) => events.map((event) => event.id);
 /** What a client received that is journaled (not the targeted connection events). */

@@ -1,27 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { CLIENT_COMMAND_TYPES, type HankweaveEvent } from '@hankweave/types';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clientTextFrame, rawUpgrade, serverFrames } from '../../test/server/raw-socket.js';
-import {
-  codeOf,
-  idle,
-  journalOf,
-  type ServedWorld,
-  startServedWorld,
-  until,
-} from '../../test/server/server-world.js';
+import { codeOf, idle, journalOf, until, useServedWorlds } from '../../test/server/server-world.js';
 import { orchestratorOf } from '../runtime/create-runtime.js';
 import { CLOSE_CODES } from './codes.js';
 
-const worlds: ServedWorld[] = [];
-async function served(...args: Parameters<typeof startServedWorld>): Promise<ServedWorld> {
-  const world = await startServedWorld(...args);
-  worlds.push(world);
-  return world;
-}
-afterEach(async () => {
-  await Promise.all(worlds.splice(0).map((world) => world.dispose()));
-});
+const served = useServedWorlds();
 
 /** A small seeded PRNG (mulberry32), so a failing message can be reproduced. */
 function random(seed: number): () => number {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FakeAgentScript, FakeHarness } from '@hankweave/harness/testing';
 import type { HankweaveEvent } from '@hankweave/types';
+import { afterEach } from 'vitest';
 import { createRuntime, type Runtime } from '../../src/index.js';
 import { orchestratorOf } from '../../src/runtime/create-runtime.js';
 import {
@@ -183,4 +184,22 @@ export async function journalOf(world: FakeWorld): Promise<HankweaveEvent[]> {
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line) as HankweaveEvent);
+}
+
+/**
+ * `served(...)` for a test file: starts a world (as {@link startServedWorld}) that is disposed
+ * after each test. Call once at the top level of the file.
+ */
+export function useServedWorlds(): (
+  ...args: Parameters<typeof startServedWorld>
+) => Promise<ServedWorld> {
+  const worlds: ServedWorld[] = [];
+  afterEach(async () => {
+    await Promise.all(worlds.splice(0).map((world) => world.dispose()));
+  });
+  return async (...args) => {
+    const world = await startServedWorld(...args);
+    worlds.push(world);
+    return world;
+  };
 }
