@@ -1,46 +1,20 @@
 import { readFileSync } from 'node:fs';
-import type { HankweaveEvent } from '@hankweave/types';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type CrashWatch, settle, watchCrashes } from '../../test/server/crash-watch.js';
+import { describe, expect, it } from 'vitest';
+import { settle } from '../../test/server/crash-watch.js';
 import { runtimeFailures } from '../../test/server/fuzz-helpers.js';
 import {
   codeOf,
+  errorsFor,
   idle,
   journalOf,
-  type ServedWorld,
-  startServedWorld,
   type TestClient,
+  useServedWorlds,
 } from '../../test/server/server-world.js';
 import { orchestratorOf } from '../runtime/create-runtime.js';
 
 // What protocol.fuzz.int.test.ts found, one deterministic test each.
 
-const worlds: ServedWorld[] = [];
-let watch: CrashWatch | undefined;
-async function served(...args: Parameters<typeof startServedWorld>): Promise<ServedWorld> {
-  watch ??= watchCrashes();
-  const world = await startServedWorld(...args);
-  worlds.push(world);
-  return world;
-}
-afterEach(async () => {
-  // Bounded: a runtime wedged in `stopping` (one of the bugs below) must not hang the file.
-  await Promise.race([
-    Promise.all(worlds.splice(0).map((world) => world.dispose())),
-    new Promise((resolve) => setTimeout(resolve, 10_000)),
-  ]);
-  await settle();
-  const crashes = watch?.crashes ?? [];
-  watch?.stop();
-  watch = undefined;
-  expect(crashes).toEqual([]);
-});
-
-const errorsFor = (client: TestClient, id: string): HankweaveEvent[] =>
-  client.seen.filter(
-    (event) =>
-      event.type === 'error' && (event.data.context as { commandId?: string })?.commandId === id,
-  );
+const served = useServedWorlds({ failOnCrash: true });
 
 describe('regressions found by fuzzing the protocol', () => {
   it('answers a read that meets a store closed by the shutdown with RUNTIME_SHUTTING_DOWN', async () => {

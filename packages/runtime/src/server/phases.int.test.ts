@@ -1,40 +1,15 @@
-import type { HankweaveEvent } from '@hankweave/types';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type CrashWatch, settle, watchCrashes } from '../../test/server/crash-watch.js';
+import { describe, expect, it } from 'vitest';
 import {
   codeOf,
+  errorsFor,
   idle,
   type ServedWorld,
-  startServedWorld,
-  type TestClient,
+  useServedWorlds,
 } from '../../test/server/server-world.js';
 import { orchestratorOf } from '../runtime/create-runtime.js';
 import { CLOSE_CODES } from './codes.js';
 
-const worlds: ServedWorld[] = [];
-let watch: CrashWatch | undefined;
-async function served(...args: Parameters<typeof startServedWorld>): Promise<ServedWorld> {
-  watch ??= watchCrashes();
-  const world = await startServedWorld(...args);
-  worlds.push(world);
-  return world;
-}
-afterEach(async () => {
-  await Promise.all(worlds.splice(0).map((world) => world.dispose()));
-  await settle();
-  const crashes = watch?.crashes ?? [];
-  watch?.stop();
-  watch = undefined;
-  // Every test here also proves that nothing was left to crash the process.
-  expect(crashes).toEqual([]);
-});
-
-/** The `error` events of `client` that answer the command with that id. */
-const errorsFor = (client: TestClient, id: string): HankweaveEvent[] =>
-  client.seen.filter(
-    (event) =>
-      event.type === 'error' && (event.data.context as { commandId?: string })?.commandId === id,
-  );
+const served = useServedWorlds({ failOnCrash: true });
 
 const command = (id: string, type: string, data?: unknown) =>
   JSON.stringify({ id, type, ...(data === undefined ? {} : { data }) });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FakeAgentScript, FakeHarness } from '@hankweave/harness/testing';
 import type { HankweaveEvent } from '@hankweave/types';
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { createRuntime, type Runtime } from '../../src/index.js';
 import { orchestratorOf } from '../../src/runtime/create-runtime.js';
 import {
@@ -14,6 +14,7 @@ import {
   startWebSocketServer,
   type WebSocketServerOptions,
 } from '../../src/server/index.js';
+import { type CrashWatch, settle, watchCrashes } from './crash-watch.js';
 
 /** A hank of `codons` fresh codons named a, b, c, ... */
 export function lettersHank(codons: number) {
@@ -188,18 +189,42 @@ export async function journalOf(world: FakeWorld): Promise<HankweaveEvent[]> {
 
 /**
  * `served(...)` for a test file: starts a world (as {@link startServedWorld}) that is disposed
- * after each test. Call once at the top level of the file.
+ * after each test; the disposal is bounded, so a runtime wedged in `stopping` cannot hang the
+ * file. With `failOnCrash`, a test also fails when anything crashed the process meanwhile
+ * (uncaught exceptions, unhandled rejections). Call once at the top level of the file.
  */
-export function useServedWorlds(): (
-  ...args: Parameters<typeof startServedWorld>
-) => Promise<ServedWorld> {
+export function useServedWorlds(
+  options: { failOnCrash?: boolean } = {},
+): (...args: Parameters<typeof startServedWorld>) => Promise<ServedWorld> {
   const worlds: ServedWorld[] = [];
+  let watch: CrashWatch | undefined;
   afterEach(async () => {
-    await Promise.all(worlds.splice(0).map((world) => world.dispose()));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(worlds.splice(0).map((world) => world.dispose())),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, 10_000);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (!watch) return;
+    await settle();
+    const crashes = watch.crashes;
+    watch.stop();
+    watch = undefined;
+    expect(crashes).toEqual([]);
   });
   return async (...args) => {
+    if (options.failOnCrash) watch ??= watchCrashes();
     const world = await startServedWorld(...args);
     worlds.push(world);
     return world;
   };
 }
+
+/** The `error` events `client` got in answer to the command with that id. */
+export const errorsFor = (client: TestClient, id: string): HankweaveEvent[] =>
+  client.seen.filter(
+    (event) =>
+      event.type === 'error' && (event.data.context as { commandId?: string })?.commandId === id,
+  );
