@@ -16,15 +16,21 @@ const notInEffect = (hank: unknown) =>
     .map((warning) => warning.path);
 
 // Accepted fields that this version does not carry out yet are warned about, never silently
-// ignored. Each line goes when its feature takes effect (and its entry in not-in-effect.ts).
+// ignored. A line goes when its feature takes effect (with its case in not-in-effect.ts).
 const USES: [string, unknown, string[]][] = [
   [
     'sentinel health-check settings (enablePersistence is in effect)',
     {
-      overrides: { sentinel: { waitForAllHealthChecks: true, enablePersistence: false } },
+      overrides: {
+        sentinel: {
+          waitForAllHealthChecks: true,
+          healthCheckGracePeriodMs: 500,
+          enablePersistence: false,
+        },
+      },
       hank: [codon()],
     },
-    ['overrides.sentinel.waitForAllHealthChecks'],
+    ['overrides.sentinel.healthCheckGracePeriodMs', 'overrides.sentinel.waitForAllHealthChecks'],
   ],
 ];
 
