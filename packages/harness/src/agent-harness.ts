@@ -93,6 +93,8 @@ export interface AgentOutcome {
   timedOut: boolean;
   /** The text of the error result, when there was one (and no success result before it). */
   errorResultText?: string;
+  /** The agent's final message: the text of its success result (plateau loops read decisions here). */
+  resultText?: string;
   /** Distinct assistant messages of the main conversation (`assistantMessageCount`). */
   assistantMessageCount: number;
 }

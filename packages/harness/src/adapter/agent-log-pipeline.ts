@@ -206,6 +206,7 @@ export class AgentLogPipeline {
     if (final.modelUsage) outcome.modelUsage = final.modelUsage;
     if (failureReason) outcome.failureReason = failureReason;
     if (state.errorResultText !== undefined) outcome.errorResultText = state.errorResultText;
+    if (state.successResultText !== undefined) outcome.resultText = state.successResultText;
     this.channel.close();
     return outcome;
   }

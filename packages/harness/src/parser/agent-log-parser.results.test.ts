@@ -30,7 +30,11 @@ describe('AgentLogParser', () => {
           durationMs: 157,
         },
       ]);
-      expect(parser.state).toMatchObject({ resultReceived: true, successResult: true });
+      expect(parser.state).toMatchObject({
+        resultReceived: true,
+        successResult: true,
+        successResultText: 'Done',
+      });
       expect(ofType(final, 'token.usage')[0]?.data).toMatchObject({
         totalCost: 0.5,
         inputTokens: 111,
@@ -50,6 +54,7 @@ describe('AgentLogParser', () => {
         successResult: false,
         errorResultText: 'API Error: 500 Internal server error',
       });
+      expect(parser.state.successResultText).toBeUndefined();
     });
 
     it('ignores an error_during_execution that follows a success', () => {

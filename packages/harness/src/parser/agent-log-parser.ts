@@ -309,6 +309,9 @@ export class AgentLogParser {
     const text = resultText(line);
     if (!isError) {
       this.st.successResult = true;
+      if (!this.successLine && typeof line.result === 'string') {
+        this.st.successResultText = line.result;
+      }
       this.successLine ??= line;
     } else {
       // After a success, a second error result is the post-success SDK error: ignored (§4.5).

@@ -33,6 +33,8 @@ export interface AgentLogState {
   successResult: boolean;
   /** Text of the first error result, unless a success result came before it. */
   errorResultText?: string;
+  /** The `result` text of the first success result: the agent's final message. */
+  successResultText?: string;
   syntheticTimeout: boolean;
   /** The log has the harness's kill note: the agent was stopped on purpose. */
   killNoted: boolean;
