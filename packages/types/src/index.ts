@@ -133,6 +133,8 @@ export {
   isLoopConfig,
   type LoopConfig,
   loopConfigSchema,
+  type ProgressFileSetting,
+  progressFileSchema,
   type RigCommandOperation,
   type RigOperation,
   retryConfigSchema,

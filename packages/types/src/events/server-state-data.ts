@@ -195,6 +195,17 @@ export const serverStateEventData = {
       .enum(['iteration_limit', 'context_exceeded', 'sentinel_skip', 'failure', 'plateau'])
       .optional(),
   }),
+  /** A plateau loop's iteration decision (seed 004), recorded in its loop state's history first. */
+  'loop.iteration.decision': z.looseObject({
+    loopId: z.string(),
+    /** The runtime's iteration index (0-based, as in `review#0`). */
+    iteration: z.number().int(),
+    codonId: z.string(),
+    decision: z.enum(['continue', 'stop', 'error', 'missing']),
+    plateau: z.boolean(),
+    reason: z.string().nullable(),
+    source: z.enum(['message', 'result.json']).nullable(),
+  }),
   'archive.completed': z.looseObject({ codonId: z.string(), archivedPaths: z.array(z.string()) }),
   'archive.partial': z.looseObject({
     codonId: z.string(),

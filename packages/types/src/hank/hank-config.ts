@@ -94,6 +94,18 @@ export const retryConfigSchema = z.strictObject({
   maxDelayMs: z.number().int().min(0).max(600_000).default(60_000),
 });
 
+/**
+ * A progress file (seed 004): `true` for the default path
+ * (`.claude/loop-progress/progress-{session}.txt` in agentRoot), a path relative to agentRoot, or
+ * both with the optional `Verify:` command written into its header.
+ */
+export const progressFileSchema = z.union([
+  z.boolean(),
+  z.string().min(1),
+  z.strictObject({ path: z.string().min(1).optional(), verify: z.string().min(1).optional() }),
+]);
+export type ProgressFileSetting = z.infer<typeof progressFileSchema>;
+
 /** One codon: an agent session with its prompt, rig, tracked files and policies (§1.3). */
 export const codonConfigSchema = z.strictObject({
   type: z.literal('codon').optional(),
@@ -128,6 +140,7 @@ export const codonConfigSchema = z.strictObject({
   autoCompact: z.boolean().default(false),
   shimIdleTimeout: z.number().int().min(1).max(1800).optional(),
   budget: codonBudgetSchema.optional(),
+  progressFile: progressFileSchema.optional(),
 });
 export type CodonConfig = z.infer<typeof codonConfigSchema>;
 export type CodonConfigInput = z.input<typeof codonConfigSchema>;
@@ -158,6 +171,7 @@ export const loopConfigSchema = z.strictObject({
   codons: z.array(codonConfigSchema).min(1),
   budget: containerBudgetSchema.optional(),
   archiveOnSuccess: globList.optional(),
+  progressFile: progressFileSchema.optional(),
 });
 export type LoopConfig = z.infer<typeof loopConfigSchema>;
 

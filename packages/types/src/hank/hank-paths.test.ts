@@ -101,6 +101,29 @@ describe('validateHank() paths under agentRoot', () => {
     ]);
   });
 
+  it('checks progressFile paths of codons and loops, and refuses one on a codon of such a loop', () => {
+    expect(errorsOf({ progressFile: true })).toEqual([]);
+    expect(errorsOf({ progressFile: { verify: 'npm test' } })).toEqual([]);
+    expect(errorsOf({ progressFile: 'notes/progress.txt' })).toEqual([]);
+    expect(errorsOf({ progressFile: '../outside.txt' })).toEqual([
+      'hank[0].progressFile escapes_agent_root',
+    ]);
+    expect(errorsOf({ progressFile: { path: 'read_only_data_source/p.txt' } })).toEqual([
+      'hank[0].progressFile.path invalid_path',
+    ]);
+    const loop = {
+      type: 'loop',
+      id: 'l',
+      name: 'L',
+      terminateOn: { type: 'iterationLimit', limit: 2 },
+      progressFile: '/abs.txt',
+      codons: [codon({ onFailure: 'ignore', progressFile: true })],
+    };
+    expect(validateHank(hank([loop])).errors.map((issue) => `${issue.path} ${issue.code}`)).toEqual(
+      ['hank[0].codons[0].progressFile exclusive_fields', 'hank[0].progressFile invalid_path'],
+    );
+  });
+
   it('checks archiveOnSuccess of codons and of loops (loops were not checked)', () => {
     const loop = {
       type: 'loop',

@@ -1,5 +1,5 @@
 import { normalizeRelative } from '@hankweave/durable-io';
-import { type HankConfig, isLoopConfig } from './hank-config.js';
+import { type HankConfig, isLoopConfig, type ProgressFileSetting } from './hank-config.js';
 import { formatJsonPath, type HankIssue, type HankIssueCode } from './hank-issue.js';
 import { checkRefSyntax } from './hank-refs.js';
 import { clip } from './input-limits.js';
@@ -213,8 +213,27 @@ export function checkHankPaths(
   };
 
   refs(config.globalSystemPromptFile, ['globalSystemPromptFile']);
+  const progress = (setting: ProgressFileSetting | undefined, path: PropertyKey[]) => {
+    const file =
+      typeof setting === 'string'
+        ? setting
+        : typeof setting === 'object'
+          ? setting.path
+          : undefined;
+    const problem = file === undefined ? undefined : checkCopyTarget(file);
+    if (file !== undefined && problem) {
+      report(
+        [...path, 'progressFile', ...(typeof setting === 'object' ? ['path'] : [])],
+        file,
+        problem,
+      );
+    }
+  };
   for (const [index, item] of config.hank.entries()) {
-    if (isLoopConfig(item)) archive(item.archiveOnSuccess, ['hank', index]);
+    if (isLoopConfig(item)) {
+      archive(item.archiveOnSuccess, ['hank', index]);
+      progress(item.progressFile, ['hank', index]);
+    }
   }
   for (const { codon, path } of codonsInOrder(config)) {
     refs(codon.promptFile, [...path, 'promptFile']);
@@ -240,6 +259,7 @@ export function checkHankPaths(
       }
     }
     archive(codon.archiveOnSuccess, path);
+    progress(codon.progressFile, path);
     for (const [index, entry] of (codon.sentinels ?? []).entries()) {
       const at = [...path, 'sentinels', index];
       for (const field of ['logFile', 'lastValueFile'] as const) {

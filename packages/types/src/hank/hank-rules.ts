@@ -123,6 +123,13 @@ export function checkHankRules(
         'Give appendSystemPromptFile or appendSystemPromptText, not both',
       );
     }
+    if (loop?.progressFile !== undefined && codon.progressFile !== undefined) {
+      error(
+        [...path, 'progressFile'],
+        'exclusive_fields',
+        "This codon is in a loop that has a progressFile; its codons share the loop's file, so remove this one",
+      );
+    }
     if (codon.retryConfig && codon.onFailure !== 'retry') {
       error(
         [...path, 'retryConfig'],
