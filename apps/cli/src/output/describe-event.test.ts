@@ -21,6 +21,19 @@ describe('describeEvent()', () => {
   it('describes the known types from their typed data', () => {
     const cases: [HankweaveEvent['type'], unknown, string][] = [
       [
+        'loop.iteration.decision',
+        {
+          loopId: 'review',
+          iteration: 1,
+          codonId: 'pass#1',
+          decision: 'stop',
+          plateau: true,
+          reason: 'nothing left',
+          source: 'message',
+        },
+        'loop review iteration 1: plateau (nothing left) [message]',
+      ],
+      [
         'codon.started',
         {
           codonId: 'observe',

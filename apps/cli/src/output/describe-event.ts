@@ -131,6 +131,8 @@ function describeKnownEvent(event: HankweaveEvent): string {
       return `idle (${data.reason}): ${data.message}`;
     case 'loop.iteration.completed':
       return `loop ${data.loopId} iteration ${data.iteration} done${data.isFinal ? ` (final${data.terminationReason ? `: ${data.terminationReason}` : ''})` : ''}`;
+    case 'loop.iteration.decision':
+      return `loop ${data.loopId} iteration ${data.iteration}: ${data.decision === 'stop' ? 'plateau' : data.decision}${data.reason ? ` (${oneLine(data.reason)})` : ''}${data.source ? ` [${data.source}]` : ''}`;
     case 'rollback.started':
       return `rollback started: to ${data.toCodon || 'initial'} (${data.checkpointType}) ${shortSha(data.toCheckpoint)}`;
     case 'rollback.progress':

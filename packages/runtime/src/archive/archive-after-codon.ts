@@ -80,11 +80,12 @@ export async function archiveAfterCodon(
   const loop = loopContext ? loopOf(context, loopContext.loopId) : undefined;
   if (loopContext && loop?.archiveOnSuccess?.length) {
     // The same decision decideAfterCodon takes next: does the loop end with this codon?
-    const ended = expandAfterCodon(context.store.state.executionPlan, context.config, {
-      ...ending,
-      codonId,
-      failed: false,
-    }).iterationEnded;
+    const ended = expandAfterCodon(
+      context.store.state.executionPlan,
+      context.config,
+      { ...ending, codonId, failed: false },
+      context.sessions.history(loop.id),
+    ).iterationEnded;
     if (ended?.isFinal) {
       result.loop = await archive(context, location, {
         sources: resolveGlobs(context, loop.archiveOnSuccess),

@@ -6,6 +6,7 @@ import type {
 } from '@hankweave/types';
 import { entryCodon } from '../plan/planner.js';
 import { type RuntimeContext, transition } from '../runtime/runtime-context.js';
+import { progressPatternsUpTo } from '../session-tracking/session-names.js';
 import type { CheckpointHint } from './checkpoint-hint.js';
 import type { CodonControl } from './codon-control.js';
 import { patternsUpTo } from './tracked-files.js';
@@ -46,7 +47,18 @@ export function beginCodon(
     codon: entryCodon(entry),
     control,
     hint: input.hint,
-    patterns: patternsUpTo(context.store.state.executionPlan, entry.codonId),
+    // Progress files are tracked, so they are checkpointed and rolled back with the loop's files.
+    patterns: [
+      ...new Set([
+        ...patternsUpTo(context.store.state.executionPlan, entry.codonId),
+        ...progressPatternsUpTo(
+          context.config,
+          context.store.state.executionPlan,
+          entry.codonId,
+          context.layout.executionDir,
+        ),
+      ]),
+    ],
     startedMs: Date.now(),
     startTime: context.clock().toISOString(),
   };

@@ -13,6 +13,7 @@ import { describeExceeded } from '../budget/budget-watchdog.js';
 import { RuntimeError } from '../errors.js';
 import { copyOutputsOfAttempt, type OutputFailure } from '../outputs/codon-outputs.js';
 import { info, reportError, transition } from '../runtime/runtime-context.js';
+import { afterAgent } from '../session-tracking/codon-session.js';
 import { type CodonAttempt, type CodonMove, moveCodon } from './codon-attempt.js';
 import type { StopReason } from './codon-control.js';
 import type { AgentRun } from './run-agent.js';
@@ -230,6 +231,8 @@ export async function finishCodon(
     attempt,
     terminalMove(final, failedDuring, agent, checkpointType === 'exit' ? undefined : checkpointSha),
   );
+  // A plateau decision is recorded before anything asks whether the loop ends with this codon.
+  if (!context.abandoned.aborted) await afterAgent(attempt, final.status, ending.outcome);
   // outputFiles are copied before archiveOnSuccess moves files away (reference §5.5 step 12); a
   // failed copy leaves them in place and fails the run after codon.completed.
   const outputFailure = await copyOutputsOfAttempt(attempt, final.status);

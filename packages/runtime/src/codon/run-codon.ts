@@ -1,5 +1,6 @@
 import type { ExecutionCodonEntry } from '@hankweave/types';
 import type { RuntimeContext } from '../runtime/runtime-context.js';
+import { beforeAgent, openCodonSession } from '../session-tracking/codon-session.js';
 import type { CheckpointHint } from './checkpoint-hint.js';
 import { beginCodon, moveCodon } from './codon-attempt.js';
 import type { CodonControl } from './codon-control.js';
@@ -36,6 +37,7 @@ export async function runCodon(
 ): Promise<CodonRunOutcome> {
   const attempt = beginCodon(context, input);
   const { control } = attempt;
+  await openCodonSession(attempt);
 
   const prepared = await prepareCodon(attempt, input.skipPreCommands);
   if (prepared.kind === 'failed') {
@@ -50,7 +52,10 @@ export async function runCodon(
   const started = await startCodon(attempt);
   if (started.kind === 'failed') return finishCodon(attempt, failedEnding(started.failureReason));
 
-  const ran = await runAgent(attempt, started);
+  const ran = await runAgent(attempt, {
+    ...started,
+    prompts: await beforeAgent(attempt, started.prompts),
+  });
   if (ran.kind === 'failed') return finishCodon(attempt, failedEnding(ran.failureReason));
   // Changes made by shell commands after the last tool result, or by background processes.
   attempt.hint.add(scanAndReport(context, attempt.codonId, attempt.patterns, { kind: 'scan' }));

@@ -1,3 +1,4 @@
+import type { LoopIterationRecord } from '@hankweave/sessions';
 import { type HankConfig, hankConfigSchema } from '@hankweave/types';
 import { describe, expect, it } from 'vitest';
 import { buildInitialPlan, expandAfterCodon, nextPlanEntry } from './planner.js';
@@ -65,15 +66,16 @@ describe('expandAfterCodon()', () => {
       codon('work'),
     ]);
     let plan = buildInitialPlan(config);
-    const votes: boolean[] = [];
+    const votes: LoopIterationRecord[] = [];
     const step = (iteration: number, plateau: boolean) => {
-      const result = expandAfterCodon(
-        plan,
-        config,
-        { codonId: `work#${iteration}`, plateau },
-        votes,
-      );
-      votes.push(plateau);
+      votes.push({
+        iteration: iteration + 1,
+        timestamp: new Date(0).toISOString(),
+        plateau,
+        reasoning: null,
+        decision: plateau ? 'stop' : 'continue',
+      });
+      const result = expandAfterCodon(plan, config, { codonId: `work#${iteration}` }, votes);
       plan = result.plan;
       return result.iterationEnded;
     };
@@ -85,6 +87,27 @@ describe('expandAfterCodon()', () => {
     for (let iteration = 0; iteration < 4; iteration++)
       expect(step(iteration, false)?.isFinal).toBe(false);
     expect(step(4, false)).toMatchObject({ isFinal: true, terminationReason: 'iteration_limit' });
+  });
+
+  it('ends a plateau loop at once, failed, on an error decision', () => {
+    const config = hank({ type: 'plateau', consensus: 2, minIterations: 1, maxIterations: 5 }, [
+      codon('work'),
+    ]);
+    const history: LoopIterationRecord[] = [
+      { iteration: 1, timestamp: '', plateau: false, reasoning: 'tests broke', decision: 'error' },
+    ];
+    const result = expandAfterCodon(
+      buildInitialPlan(config),
+      config,
+      { codonId: 'work#0' },
+      history,
+    );
+    expect(result.iterationEnded).toMatchObject({
+      isFinal: true,
+      terminationReason: 'failure',
+      decisionError: true,
+    });
+    expect(ids(result.plan)).not.toContain('work#1');
   });
 
   it('ends the loop when a budget ran out', () => {

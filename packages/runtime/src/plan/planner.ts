@@ -1,3 +1,4 @@
+import { type LoopIterationRecord, plateauVerdict } from '@hankweave/sessions';
 import {
   type CodonConfig,
   type ExecutionCodonEntry,
@@ -39,8 +40,6 @@ export interface CodonEnding {
   contextExceeded?: boolean;
   budgetExceeded?: boolean;
   failed?: boolean;
-  /** For plateau loops: whether this iteration reported a plateau (see the runtime README). */
-  plateau?: boolean;
 }
 
 export interface Expansion {
@@ -51,6 +50,8 @@ export interface Expansion {
     iteration: number;
     isFinal: boolean;
     terminationReason?: LoopTermination;
+    /** A plateau loop's agent reported an error decision: the loop (and the run) failed. */
+    decisionError?: boolean;
   };
 }
 
@@ -60,13 +61,14 @@ export interface Expansion {
  * codon of an iteration either stop (limit, budget, plateau consensus) or insert the next
  * iteration right after it. Codons outside loops leave the plan unchanged.
  *
- * `plateauHistory` is the plateau vote of every earlier iteration of this loop (oldest first).
+ * `history` is the loop's recorded iteration decisions (its loop state file's `history`, 1-based
+ * iterations): plateau termination is `plateauVerdict` of it, a pure function of the record.
  */
 export function expandAfterCodon(
   plan: readonly ExecutionCodonEntry[],
   config: HankConfig,
   ending: CodonEnding,
-  plateauHistory: readonly boolean[] = [],
+  history: readonly LoopIterationRecord[] = [],
 ): Expansion {
   const index = plan.findIndex((entry) => entry.codonId === ending.codonId);
   const entry = plan[index];
@@ -83,7 +85,7 @@ export function expandAfterCodon(
     };
   }
   const { iteration } = context;
-  const stop = (reason: LoopTermination, keepUntil: number): Expansion => ({
+  const stop = (reason: LoopTermination, keepUntil: number, decisionError = false): Expansion => ({
     plan: [
       ...plan.slice(0, keepUntil + 1),
       ...plan
@@ -93,7 +95,13 @@ export function expandAfterCodon(
             later.loopContext?.loopId !== loop.id || later.loopContext.iteration !== iteration,
         ),
     ],
-    iterationEnded: { loopId: loop.id, iteration, isFinal: true, terminationReason: reason },
+    iterationEnded: {
+      loopId: loop.id,
+      iteration,
+      isFinal: true,
+      terminationReason: reason,
+      ...(decisionError ? { decisionError } : {}),
+    },
   });
   if (ending.contextExceeded && loop.terminateOn.type === 'contextExceeded') {
     return stop('context_exceeded', index);
@@ -107,11 +115,11 @@ export function expandAfterCodon(
   else if (terminate.type === 'iterationLimit' && iteration >= terminate.limit - 1)
     reason = 'iteration_limit';
   else if (terminate.type === 'plateau') {
-    const votes = [...plateauHistory, ending.plateau === true];
-    const recent = votes.slice(-terminate.consensus);
-    const consensus = recent.length === terminate.consensus && recent.every(Boolean);
-    if (iteration + 1 >= terminate.minIterations && consensus) reason = 'plateau';
-    else if (iteration >= terminate.maxIterations - 1) reason = 'iteration_limit';
+    const verdict = plateauVerdict(history, terminate, iteration + 1);
+    if (verdict.stop) {
+      if (verdict.reason === 'error') return stop('failure', index, true);
+      reason = verdict.reason;
+    }
   }
   if (reason) return stop(reason, index);
   const next = iterationEntries(loop, iteration + 1);

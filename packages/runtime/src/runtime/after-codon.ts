@@ -4,10 +4,10 @@ import { emitArchiveReport } from '../archive/archive-after-codon.js';
 import { emitBudgetSummary } from '../budget/budget-summary.js';
 import { decideFailureAction } from '../codon/failure-policy.js';
 import type { CodonRunOutcome } from '../codon/run-codon.js';
-import { entryCodon, expandAfterCodon } from '../plan/planner.js';
+import { type Expansion, entryCodon, expandAfterCodon } from '../plan/planner.js';
 import { iterationTotals } from './loop-progress.js';
 import { endRun } from './runs.js';
-import { emit, info, type RuntimeContext, transition } from './runtime-context.js';
+import { emit, info, type RuntimeContext, reportError, transition } from './runtime-context.js';
 import { emitStateSnapshot } from './state-snapshot.js';
 
 /** What the driver does after a codon: run the next one, wait, stop, or retry after a delay. */
@@ -57,14 +57,12 @@ export function decideAfterCodon(
   if (outcome.interrupted) return { kind: 'idle' };
   if (outcome.status !== 'failed') {
     retryAttempts.delete(codonId);
-    expandPlan(context, codonId, outcome);
-    return { kind: 'next' };
+    return afterExpansion(context, runId, expandPlan(context, codonId, outcome));
   }
   switch (failureAction?.action) {
     case 'continue':
       info(context, `Codon ${codonId} failed, continuing (onFailure=ignore)`);
-      expandPlan(context, codonId, outcome);
-      return { kind: 'next' };
+      return afterExpansion(context, runId, expandPlan(context, codonId, outcome));
     case 'retry':
       retryAttempts.set(codonId, { attempts: retry.attempts + 1, cost: retry.cost + outcome.cost });
       info(
@@ -90,15 +88,50 @@ export function decideAfterCodon(
   }
 }
 
+/**
+ * After the plan expansion: the next codon, or, when a plateau loop's agent reported an error
+ * decision, the end of the run (failed; the next start rolls back to the last success and runs
+ * the iteration again).
+ */
+function afterExpansion(
+  context: RuntimeContext,
+  runId: string,
+  ended: Expansion['iterationEnded'],
+): Decision {
+  if (!ended?.decisionError) return { kind: 'next' };
+  const reason = context.sessions
+    .history(ended.loopId)
+    .findLast((record) => record.iteration === ended.iteration + 1)?.reasoning;
+  reportError(
+    context,
+    `Loop ${ended.loopId} stopped: its agent reported an error in iteration ${ended.iteration}${reason ? ` (${reason})` : ''}. Fix the cause, then run again to retry the iteration, or roll back.`,
+    { severity: 'codon', code: 'LOOP_DECISION_ERROR' },
+  );
+  emitBudgetSummary(context);
+  endRun(context, runId, 'failed', `loop ${ended.loopId}: error decision`);
+  return { kind: 'shutdown' };
+}
+
 /** Lazy loop expansion after a codon, with `loop.iteration.completed` when an iteration ends. */
-function expandPlan(context: RuntimeContext, codonId: string, outcome: CodonRunOutcome): void {
+function expandPlan(
+  context: RuntimeContext,
+  codonId: string,
+  outcome: CodonRunOutcome,
+): Expansion['iterationEnded'] {
   const plan = context.store.state.executionPlan;
-  const expansion = expandAfterCodon(plan, context.config, {
-    codonId,
-    contextExceeded: outcome.contextExceeded,
-    failed: outcome.status === 'failed',
-    ...(outcome.budgetExceeded ? { budgetExceeded: true } : {}),
-  });
+  const loopId = context.store.state.executionPlan.find((entry) => entry.codonId === codonId)
+    ?.loopContext?.loopId;
+  const expansion = expandAfterCodon(
+    plan,
+    context.config,
+    {
+      codonId,
+      contextExceeded: outcome.contextExceeded,
+      failed: outcome.status === 'failed',
+      ...(outcome.budgetExceeded ? { budgetExceeded: true } : {}),
+    },
+    loopId === undefined ? [] : context.sessions.history(loopId),
+  );
   const ids = (entries: readonly ExecutionCodonEntry[]) =>
     entries.map((entry) => entry.codonId).join('\n');
   if (ids(expansion.plan) !== ids(plan)) {
@@ -106,7 +139,15 @@ function expandPlan(context: RuntimeContext, codonId: string, outcome: CodonRunO
   }
   const ended = expansion.iterationEnded;
   if (ended) {
-    if (ended.isFinal) emitArchiveReport(context, outcome.archives?.loop);
+    if (ended.isFinal) {
+      emitArchiveReport(context, outcome.archives?.loop);
+      void context.sessions.loopEnded(
+        ended.loopId,
+        ended.iteration + 1,
+        ended.decisionError ? 'error' : (ended.terminationReason ?? 'ended'),
+        ended.terminationReason === 'failure',
+      );
+    }
     emit(context, 'loop.iteration.completed', {
       loopId: ended.loopId,
       iteration: ended.iteration,
@@ -115,6 +156,7 @@ function expandPlan(context: RuntimeContext, codonId: string, outcome: CodonRunO
       ...(ended.terminationReason ? { terminationReason: ended.terminationReason } : {}),
     });
   }
+  return ended;
 }
 
 /** A retry run continues after the plan entry before the codon, keeping its session. */

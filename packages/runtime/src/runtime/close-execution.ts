@@ -1,5 +1,6 @@
 import { currentRun } from '@hankweave/state';
 import { emitBudgetSummary } from '../budget/budget-summary.js';
+import type { SessionEnding } from '../session-tracking/session-tracker.js';
 import { computeExitCode, type ShutdownReason } from './exit-code.js';
 import type { RuntimeExit } from './hankweave-runtime.js';
 import type { OpenExecution } from './open-execution.js';
@@ -36,6 +37,8 @@ export async function closeExecution(
   )?.status;
   context.log.info(`Shutting down (${reason})`);
   await context.bus.drain();
+  // Before the lock goes: a session reads `running` exactly while its runtime holds the lock.
+  await context.sessions.close(context.store.state, sessionEnding(reason, runStatus));
   await context.store
     .close()
     .catch((error) => context.log.error(`Saving state failed: ${(error as Error).message}`));
@@ -45,4 +48,38 @@ export async function closeExecution(
   await context.engine.close().catch(() => undefined);
   await exec.lock.release().catch(() => undefined);
   return { exitCode: computeExitCode(reason, runStatus), reason };
+}
+
+/**
+ * How the session registry records a shutdown: stopped by the user (a signal, `server.shutdown`,
+ * `hankweave kill`, a forced stop) is `killed`; anything else is `completed`, with a note when
+ * the run failed (the seed's registry has no failed status).
+ */
+export function sessionEnding(
+  reason: ShutdownReason,
+  runStatus: string | undefined,
+): SessionEnding {
+  switch (reason) {
+    case 'SIGINT':
+    case 'SIGTERM':
+    case 'client request':
+    case 'force':
+      return { kind: 'killed', note: `stopped: ${reason}` };
+    default: {
+      const failed =
+        runStatus === 'failed' ||
+        reason === 'codon failure' ||
+        reason === 'budget failure' ||
+        reason === 'error';
+      return failed
+        ? { kind: 'completed', failed, note: `the run failed (${reason})` }
+        : {
+            kind: 'completed',
+            failed,
+            ...(reason === 'budget exceeded'
+              ? { note: 'budget exceeded: the remaining codons were not run' }
+              : {}),
+          };
+    }
+  }
 }

@@ -234,6 +234,7 @@ export class HankweaveRuntime {
       context,
       `Execution ${context.layout.executionDir} ready (run ${context.store.state.currentRunId})`,
     );
+    void context.sessions.syncPipeline(context.store.state);
     announceOutputs(context);
     // A shutdown requested while starting waits for the start, then runs; nothing starts here.
     if (this.#phase !== 'starting') return;
@@ -423,6 +424,7 @@ export class HankweaveRuntime {
       retryAttempts: this.#retryAttempts,
       headless: this.settings.headless,
     });
+    void context.sessions.syncPipeline(context.store.state);
     return outputsAfterCodon(context, { codonId, runId, outcome }, decision);
   }
 

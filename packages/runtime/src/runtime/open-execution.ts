@@ -23,6 +23,7 @@ import { EventBus } from '../events/event-bus.js';
 import { createServerLog } from '../events/server-log.js';
 import { hashHank } from '../execution/data-hash.js';
 import { prepareExecution } from '../execution/execution-dir.js';
+import { SessionTracker } from '../session-tracking/session-tracker.js';
 import type { CreateRuntimeOptions } from './create-runtime-options.js';
 import { loadDefaultHarness } from './default-harness.js';
 import { type RuntimeContext, type RuntimeSettings, transition } from './runtime-context.js';
@@ -235,6 +236,17 @@ export async function openExecution(
           warn: (message) => log.warn(`Sentinels: ${message}`),
         },
       });
+    const sessions = new SessionTracker({
+      executionDir: layout.executionDir,
+      hankPath: hank.hankPath,
+      hankName: hank.config.meta?.name ?? hank.hankPath,
+      dataPath: prepared.meta.readOnlySourceResolvedDataPath,
+      config: hank.config,
+      env: settings.env,
+      clock,
+      log,
+    });
+    await sessions.open();
     context = {
       config: hank.config,
       hankDir: hank.hankDir,
@@ -245,6 +257,7 @@ export async function openExecution(
       engine,
       harness: options.harness ?? (await loadDefaultHarness(settings, models)),
       sentinels: options.sentinels ?? sentinelManager(),
+      sessions,
       bus,
       log,
       resolver,

@@ -17,6 +17,7 @@ import type { BudgetSources } from '../budget/resolve-budget.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { RuntimeLogger } from '../events/server-log.js';
 import type { ExecutionLayout } from '../execution/layout.js';
+import type { SessionTracker } from '../session-tracking/session-tracker.js';
 import type { SentinelHost } from './sentinel-host.js';
 
 /** Settings that shape a run, resolved from `createRuntime` options. */
@@ -51,6 +52,8 @@ export interface RuntimeContext {
   readonly engine: CheckpointEngine;
   readonly harness: AgentHarness;
   readonly sentinels: SentinelHost;
+  /** Seed 004's session files of this execution (registry, loop and pipeline state). */
+  readonly sessions: SessionTracker;
   readonly bus: EventBus;
   readonly log: RuntimeLogger;
   readonly resolver: UnifiedFileResolver;
