@@ -30,4 +30,5 @@ export {
   type ReadmeApiReport,
   typeExportNames,
 } from './testing/readme-api.js';
+export { type QuickStartRun, runReadmeQuickStart } from './testing/readme-quick-start.js';
 export { cleanupTempDirs, makeTempDir, type TempDir, useFixture } from './testing/temp-dir.js';
