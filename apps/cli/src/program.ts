@@ -4,10 +4,14 @@ import { checkpointsCommand } from './commands/checkpoints.js';
 import { diffCommand } from './commands/diff.js';
 import { eventsCommand } from './commands/events.js';
 import { initCommand } from './commands/init.js';
+import { killCommand } from './commands/kill.js';
+import { pruneCommand } from './commands/prune.js';
 import { rollbackCommand } from './commands/rollback.js';
 import { type RunOptions, runCommand } from './commands/run.js';
+import { sessionsCommand } from './commands/sessions.js';
 import { statusCommand } from './commands/status.js';
 import { validateCommand } from './commands/validate.js';
+import { CliError } from './output/cli-error.js';
 import type { Terminal } from './output/terminal.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -269,6 +273,79 @@ export function buildProgram(
     .action(async (target: string, options) =>
       done(await rollbackCommand(terminal, target, options)),
     );
+
+  program
+    .command('sessions')
+    .alias('ls')
+    .description(
+      'every run of the executions directory (running, completed, killed), newest first; --check finds zombies',
+    )
+    .option('--json', 'print an array of session summaries (with the raw registry entry)')
+    .option(
+      '--status <list>',
+      'only these statuses: running, completed, killed, unknown_termination (comma-separated)',
+      collect,
+    )
+    .option('--all', 'every entry (default: running sessions and those started in the last 7 days)')
+    .option('--base <dir>', 'the executions directory (default: the managed executions directory)')
+    .option(
+      '--check',
+      'report orphaned state files, zombies (fixed), stale sessions and stale locks; exit 1 if any is left',
+    )
+    .option('-y, --yes', 'with --check: kill sessions running for more than 8 hours without asking')
+    .action(async (options) => done(await sessionsCommand(terminal, options)));
+
+  program
+    .command('kill')
+    .description(
+      'stop a running session from another terminal: SIGTERM, then SIGKILL after --grace',
+    )
+    .argument(
+      '<session>',
+      'a session key, the key without pipeline-/loop-, or a unique start of it',
+    )
+    .option('--grace <duration>', 'how long SIGTERM may take before SIGKILL (10s, 1m, ...)', '10s')
+    .option('--base <dir>', 'the executions directory (default: the managed executions directory)')
+    .option('--json', 'print the outcome as JSON')
+    .action(async (session: string, options) =>
+      done(await killCommand(terminal, session, options)),
+    );
+
+  program
+    .command('prune')
+    .description(
+      'remove sessions that ended long ago (and with --executions their execution directories)',
+    )
+    .option('--older-than <duration>', 'only sessions that ended more than this long ago', '7d')
+    .option(
+      '--status <list>',
+      'only these statuses (default completed,killed; running is never pruned)',
+      collect,
+    )
+    .option(
+      '--executions',
+      'also remove the execution directories, their .hankweave.backup-* folders and dry-run agent config dirs',
+    )
+    .option('--dry-run', 'print what would be removed and freed; remove nothing')
+    .option('--json', 'print the result as JSON (exact bytes)')
+    .option('--base <dir>', 'the executions directory (default: the managed executions directory)')
+    .action(async (options) => done(await pruneCommand(terminal, options)));
+
+  // `list` and `executions` are what people try first; without these they would be read as a
+  // hank named "list". Hidden: they only point at the real command.
+  for (const name of ['list', 'executions']) {
+    program
+      .command(name, { hidden: true })
+      .argument('[args...]')
+      .allowUnknownOption()
+      .action(() => {
+        throw new CliError(
+          'CLI_USAGE',
+          `\`hankweave ${name}\` is not a command`,
+          `List the runs with \`hankweave sessions\` (alias \`ls\`); to run a hank in a directory called ${name}, write \`hankweave ./${name}\`.`,
+        );
+      });
+  }
 
   return program;
 }

@@ -112,6 +112,11 @@ export function runProcess(
 }
 
 /** The execution directory named in a run's summary (`Execution   <dir>`). */
+/** The execution directories in a base directory (its `.claude/` session files left out). */
+export function executionNames(baseDir: string): string[] {
+  return readdirSync(baseDir).filter((name) => !name.startsWith('.'));
+}
+
 export function executionDirOf(output: string): string {
   const match = /^Execution\s+(\S.*)$/m.exec(output);
   if (!match?.[1]) throw new Error(`No "Execution" line in:\n${output}`);

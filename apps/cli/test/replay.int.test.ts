@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, runCli, type Sandbox } from './cli-harness.js';
+import { createSandbox, executionNames, runCli, type Sandbox } from './cli-harness.js';
 
 interface CodonRow {
   codonId: string;
@@ -35,7 +35,7 @@ describe('hankweave --replay', () => {
       { env: sandbox.env, cwd: sandbox.root },
     );
     expect(recorded.code).toBe(0);
-    const [recordedName] = readdirSync(sandbox.baseDir);
+    const [recordedName] = executionNames(sandbox.baseDir);
     const recordedDir = join(sandbox.baseDir, recordedName as string);
     const expected = codons(recordedDir);
     expect(expected.length).toBeGreaterThan(0);
@@ -54,7 +54,7 @@ describe('hankweave --replay', () => {
       cwd: sandbox.root,
     });
     expect(replay.code).toBe(0);
-    const created = readdirSync(sandbox.baseDir).filter((name) => name !== recordedName);
+    const created = executionNames(sandbox.baseDir).filter((name) => name !== recordedName);
     expect(created).toHaveLength(1);
     expect(codons(join(sandbox.baseDir, created[0] as string))).toEqual(expected);
     expect(codons(recordedDir)).toEqual(expected);

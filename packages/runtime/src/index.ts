@@ -51,3 +51,21 @@ export {
   type HankweaveServer,
   type WebSocketServerOptions,
 } from './server/index.js';
+export {
+  type CheckAndRepairOptions,
+  type CheckAndRepairResult,
+  checkAndRepairSessions,
+  type KillResult,
+  type KillSessionOptions,
+  killSession,
+  type ListSessionsOptions,
+  listSessions,
+  type PrunePath,
+  type PrunePathKind,
+  type PruneResult,
+  type PruneSessionsOptions,
+  type PruneSkip,
+  pruneSessions,
+  type SessionRefusal,
+  type SessionSummary,
+} from './sessions/index.js';

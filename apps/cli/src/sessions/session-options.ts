@@ -1,0 +1,75 @@
+import { resolve } from 'node:path';
+import { defaultExecutionBaseDir } from '@hankweave/runtime';
+import { parseDuration, type SessionStatus, SessionsError } from '@hankweave/sessions';
+import { CliError } from '../output/cli-error.js';
+
+/** Every status a session can have, in the seed's words. */
+export const SESSION_STATUSES: readonly SessionStatus[] = [
+  'running',
+  'completed',
+  'killed',
+  'unknown_termination',
+];
+
+/** The project directory of the session commands: `--base`, or the managed executions dir. */
+export function sessionsBaseDir(
+  base: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
+  return resolve(base ?? defaultExecutionBaseDir(env));
+}
+
+/** `--status running,killed` (comma-separated, repeatable) as a checked list. */
+export function parseStatusList(
+  values: readonly string[] | string | undefined,
+): SessionStatus[] | undefined {
+  if (values === undefined) return undefined;
+  const parts = (Array.isArray(values) ? values : [values])
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim())
+    .filter((value) => value !== '');
+  const unknown = parts.filter((part) => !SESSION_STATUSES.includes(part as SessionStatus));
+  if (unknown.length > 0 || parts.length === 0) {
+    throw new CliError(
+      'CLI_USAGE',
+      `--status: ${unknown.length > 0 ? `"${unknown.join('", "')}" is not a session status` : 'no status given'}`,
+      `Use one or more of ${SESSION_STATUSES.join(', ')}, comma-separated: --status completed,killed`,
+    );
+  }
+  return [...new Set(parts)] as SessionStatus[];
+}
+
+/** A duration flag (`7d`, `12h`, `30m`, `45s`, `2w`) in milliseconds. */
+export function parseDurationOption(flag: string, text: string): number {
+  try {
+    return parseDuration(text);
+  } catch (error) {
+    if (!SessionsError.is(error)) throw error;
+    throw new CliError(
+      'CLI_USAGE',
+      `${flag}: "${text}" is not a duration`,
+      `Write a number and a unit: ${flag} 7d (also w, h, m, s: 2w, 12h, 30m, 45s).`,
+    );
+  }
+}
+
+/** Reports a registry that is not JSON (or any sessions error) as what to do about it. */
+export function asSessionsCliError(error: unknown): unknown {
+  if (!SessionsError.is(error)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  if (error.code === 'SESSIONS_CORRUPT_FILE') {
+    return new CliError(
+      'CLI_FAILED',
+      message,
+      'Fix the JSON by hand, or move the file aside: the next run starts a new registry (the executions themselves are untouched).',
+    );
+  }
+  if (error.code === 'SESSIONS_LOCK_TIMEOUT') {
+    return new CliError(
+      'CLI_FAILED',
+      message,
+      'Another hankweave process holds the registry lock; try again in a moment (a lock left by a dead process expires on its own).',
+    );
+  }
+  return error;
+}
