@@ -3,8 +3,6 @@ import { writeFile } from 'node:fs/promises';
 import { sessionLayout } from '@hankweave/sessions';
 import { isPidAlive } from '@hankweave/state';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { executionLayout } from '../execution/layout.js';
-import { checkAndRepairSessions } from './check-and-repair.js';
 import {
   daysAgo,
   deadPid,
@@ -17,6 +15,8 @@ import {
   startRuntimeChild,
   writeRuntimeLock,
 } from '../../test/sessions-world.js';
+import { executionLayout } from '../execution/layout.js';
+import { checkAndRepairSessions } from './check-and-repair.js';
 
 const HOUR = 3600 * 1000;
 const running = { status: 'running' as const, completed_at: null };

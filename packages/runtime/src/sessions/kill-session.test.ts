@@ -4,7 +4,6 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { isPidAlive } from '@hankweave/state';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { killSession } from './kill-session.js';
 import {
   deadPid,
   loopEntry,
@@ -16,6 +15,7 @@ import {
   startRuntimeChild,
   writeRuntimeLock,
 } from '../../test/sessions-world.js';
+import { killSession } from './kill-session.js';
 
 const running = { status: 'running' as const, completed_at: null };
 

@@ -2,7 +2,6 @@ import { writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { sessionLayout, writeLoopState, writePipelineState } from '@hankweave/sessions';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listSessions } from './list-sessions.js';
 import {
   deadPid,
   loopEntry,
@@ -11,6 +10,7 @@ import {
   pipelineEntry,
   type SessionsWorld,
 } from '../../test/sessions-world.js';
+import { listSessions } from './list-sessions.js';
 
 describe('listSessions()', () => {
   let world: SessionsWorld;

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { makeTempDir, type TempDir } from '@hankweave/durable-io/testing';
 import { ensureProgressFile, sessionLayout, writeLoopState } from '@hankweave/sessions';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { pruneSessions } from './prune-sessions.js';
 import {
   daysAgo,
   loopEntry,
@@ -15,6 +14,7 @@ import {
   type SessionsWorld,
   writeRuntimeLock,
 } from '../../test/sessions-world.js';
+import { pruneSessions } from './prune-sessions.js';
 
 describe('pruneSessions()', () => {
   let world: SessionsWorld;
