@@ -16,7 +16,7 @@ import { makeWorld, runtimeFor, type TestWorld } from '../../test/harness-env.js
 // its final message, a result.json, an error, or nothing at all.
 
 const POP_VOTE =
-  'n=$(cat counter.txt 2>/dev/null || echo 0); n=$((n+1)); echo $n > counter.txt; sed -n "${n}p" read_only_data_source/votes.txt';
+  'n=$(cat counter.txt 2>/dev/null || echo 0); n=$((n+1)); echo $n > counter.txt; sed -n "$n"p read_only_data_source/votes.txt';
 const APPEND_PROGRESS =
   "printf '## 2026-11-25 - review\\n- reviewed the notes\\n\\n---\\n' >> notes/progress.txt";
 
