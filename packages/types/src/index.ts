@@ -184,6 +184,7 @@ export {
   type ModelRoute,
 } from './models/model-catalog.js';
 export { MODEL_CATALOG } from './models/model-catalog-data.js';
+export { checkModelId, type ModelCheck, SERVED_PROVIDERS } from './models/model-check.js';
 export type { ModelEntry, ModelPrice } from './models/model-entry.js';
 export {
   CLIENT_COMMAND_TYPES,

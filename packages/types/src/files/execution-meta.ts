@@ -12,5 +12,10 @@ export const executionMetaSchema = z.looseObject({
   linkType: z.enum(['symlink', 'copy']),
   createdAt: timestampSchema,
   lastUsed: timestampSchema,
+  /**
+   * hankweave's addition: how `dataHash` was computed. Absent (the original runtime's files):
+   * version 1, over names, sizes and mtimes; 2: names, types, sizes and content, never mtimes.
+   */
+  dataHashVersion: z.number().int().positive().optional(),
 });
 export type ExecutionMeta = z.infer<typeof executionMetaSchema>;

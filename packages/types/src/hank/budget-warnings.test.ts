@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { validateHank } from '../index.js';
+import {
+  createModelCatalog,
+  MODEL_CATALOG,
+  type ValidateHankOptions,
+  validateHank,
+} from '../index.js';
 
 const codon = (id: string, extra: Record<string, unknown> = {}) => ({
   id,
@@ -14,8 +19,8 @@ const hank = (items: unknown[], budget?: Record<string, unknown>) => ({
   ...(budget ? { overrides: { budget } } : {}),
   hank: items,
 });
-const budgetWarnings = (input: unknown) => {
-  const result = validateHank(input);
+const budgetWarnings = (input: unknown, options: ValidateHankOptions = {}) => {
+  const result = validateHank(input, options);
   expect(result.errors).toEqual([]);
   return result.warnings
     .filter((warning) => warning.code.startsWith('budget_'))
@@ -64,13 +69,20 @@ describe('budget warnings (reference §1.7)', () => {
   });
 
   it('W4: a dollar budget on a model with no price', () => {
+    // Every model the built-in catalog accepts has a price; a model only the caller's catalog
+    // knows (validateHank's `models`) is the one the price table lacks.
+    const price = { input: 1, output: 1, cacheWrite: 1, cacheRead: 1 };
+    const models = createModelCatalog([
+      ...MODEL_CATALOG,
+      { id: 'claude-next-1', provider: 'anthropic', contextWindow: 200_000, price },
+    ]);
     expect(
-      budgetWarnings(
-        hank([codon('a', { model: 'google/gemini-2.5-pro', budget: { maxDollars: 1 } })]),
-      ),
+      budgetWarnings(hank([codon('a', { model: 'claude-next-1', budget: { maxDollars: 1 } })]), {
+        models,
+      }),
     ).toEqual(['budget_unpriced_model @ hank[0].model']);
     // Without a dollar budget, no price is needed.
-    expect(budgetWarnings(hank([codon('a', { model: 'google/gemini-2.5-pro' })]))).toEqual([]);
+    expect(budgetWarnings(hank([codon('a', { model: 'claude-next-1' })]), { models })).toEqual([]);
   });
 
   it('W5: a zero effective budget', () => {

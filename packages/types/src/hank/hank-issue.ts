@@ -10,6 +10,9 @@ export const HANK_ISSUE_CODES = [
   'unknown_field',
   'exclusive_fields',
   'invalid_model',
+  // A model id the catalog does not know ("did you mean"), or one no installed harness runs.
+  'unknown_model',
+  'unserved_provider',
   'invalid_budget',
   // hank.json is not JSON at all (reported by the CLI and the runtime, which read the file).
   'invalid_json',

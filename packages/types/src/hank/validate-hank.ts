@@ -1,6 +1,8 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, relative, sep } from 'node:path';
 import { z } from 'zod';
+import { hankModelIssues, modelIssue } from '../models/hank-model-issues.js';
+import { defaultModelCatalog, type ModelCatalog } from '../models/model-catalog.js';
 import { compatWarnings, hankNameFromPath } from './hank-compat.js';
 import {
   type CodonConfig,
@@ -37,6 +39,11 @@ export interface ValidateHankOptions {
   hankPath?: string;
   /** The environment for `requirements.env` (default `process.env`). */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * The catalog every model id is checked against (default the built-in one): an id it does not
+   * know is `unknown_model`, one no installed harness runs is `unserved_provider`.
+   */
+  models?: ModelCatalog;
 }
 
 const CODON_KEYS = Object.keys(codonConfigSchema.shape);
@@ -112,10 +119,12 @@ export function validateHank(
   const rules = checkHankRules(config, data, options.env ?? process.env);
   errors.push(...rules.errors);
   warnings.push(...rules.warnings);
+  const models = options.models ?? defaultModelCatalog;
+  errors.push(...hankModelIssues(config, models, rules.errors));
   const paths = checkHankPaths(config, { onDisk: options.hankDir !== undefined });
   errors.push(...paths.errors);
   warnings.push(...paths.warnings);
-  if (options.hankDir !== undefined) checkFiles(config, options.hankDir, errors, warnings);
+  if (options.hankDir !== undefined) checkFiles(config, options.hankDir, models, errors, warnings);
   return { valid: errors.length === 0, errors, warnings, config };
 }
 
@@ -212,6 +221,7 @@ function ownField(value: unknown, key: string): unknown {
 function checkFiles(
   config: HankConfig,
   hankDir: string,
+  models: ModelCatalog,
   errors: HankIssue[],
   warnings: HankIssue[],
 ): void {
@@ -258,7 +268,7 @@ function checkFiles(
       const problem = checkTreeRef(hankRoot, op.copy.from);
       if (problem) report([...path, 'rigSetup', index, 'copy', 'from'], op.copy.from, problem);
     }
-    checkSentinelFiles(codon, path, hankRoot, errors, warnings, checkPrompts);
+    checkSentinelFiles(codon, path, hankRoot, models, errors, warnings, checkPrompts);
   }
 }
 
@@ -266,6 +276,7 @@ function checkSentinelFiles(
   codon: CodonConfig,
   path: PropertyKey[],
   hankRoot: string,
+  models: ModelCatalog,
   errors: HankIssue[],
   warnings: HankIssue[],
   checkPrompts: (
@@ -343,6 +354,9 @@ function checkSentinelFiles(
         continue;
       }
       config = result.data;
+      // A model no harness can run is an error whether or not the sentinel may fail to load.
+      const model = modelIssue(config.model, `${ref}: model`, models);
+      if (model) errors.push(model);
       baseDir = relative(hankRoot, dirname(file.path)).split(sep).join('/');
       // Output paths inside a sentinel file are checked here (inline configs by checkHankPaths);
       // a bad one fails the sentinel's load, so it goes where the other load problems go.

@@ -1,0 +1,49 @@
+import type { HankConfig } from '../hank/hank-config.js';
+import { formatJsonPath, type HankIssue } from '../hank/hank-issue.js';
+import { codonsInOrder } from '../hank/plan-order.js';
+import type { ModelCatalog } from './model-catalog.js';
+import { checkModelId } from './model-check.js';
+
+/** The issue of one model id at `path`, or undefined when the id is usable. */
+export function modelIssue(
+  id: string,
+  path: readonly PropertyKey[] | string,
+  catalog: ModelCatalog,
+): HankIssue | undefined {
+  const check = checkModelId(id, catalog);
+  if (check.ok) return undefined;
+  return {
+    path: typeof path === 'string' ? path : formatJsonPath(path),
+    code: check.code,
+    message: check.message,
+  };
+}
+
+/**
+ * Every model id the hank names, checked against the catalog: `overrides.model`, each codon's
+ * `model` and each inline sentinel's `model` (sentinels in their own files are checked where those
+ * files are read). A path that already has an `invalid_model` issue (an id with whitespace) is
+ * skipped, so one mistake gives one error.
+ */
+export function hankModelIssues(
+  config: HankConfig,
+  catalog: ModelCatalog,
+  reported: readonly HankIssue[] = [],
+): HankIssue[] {
+  const issues: HankIssue[] = [];
+  const taken = new Set(reported.filter((i) => i.code === 'invalid_model').map((i) => i.path));
+  const check = (id: string | undefined, path: PropertyKey[]) => {
+    if (id === undefined) return;
+    const issue = modelIssue(id, path, catalog);
+    if (issue && !taken.has(issue.path)) issues.push(issue);
+  };
+  check(config.overrides?.model, ['overrides', 'model']);
+  for (const { codon, path } of codonsInOrder(config)) {
+    check(codon.model, [...path, 'model']);
+    for (const [index, entry] of (codon.sentinels ?? []).entries()) {
+      if (typeof entry.sentinelConfig === 'string') continue;
+      check(entry.sentinelConfig.model, [...path, 'sentinels', index, 'sentinelConfig', 'model']);
+    }
+  }
+  return issues;
+}
