@@ -31,6 +31,21 @@ export const RUNTIME_ERROR_CODES = [
   'RUNTIME_LISTEN_FAILED',
   /** No agent harness: `@hankweave/claude-code` is not installed and none was passed. */
   'RUNTIME_HARNESS_UNAVAILABLE',
+  /**
+   * Preflight: a codon's provider has no credentials (no API key or token, no `claude login`);
+   * `details.codons`, `details.looked` (the login files looked for).
+   */
+  'RUNTIME_NO_CREDENTIALS',
+  /**
+   * Preflight: the API (or its proxy) did not answer before the execution was created;
+   * `details.url`, `target` (host:port), `error` (ENOTFOUND, ECONNREFUSED, TIMEOUT, ...).
+   */
+  'RUNTIME_API_UNREACHABLE',
+  /**
+   * No execution has the data's hash, but one was created for the same data path: the data
+   * changed since. `details.executionDir`, `createdAt`, `dataPath`, `changed` (names, when known).
+   */
+  'RUNTIME_DATA_CHANGED',
   /** A bug in hankweave: please report it. */
   'RUNTIME_INTERNAL',
 ] as const;

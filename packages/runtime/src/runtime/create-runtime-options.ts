@@ -34,6 +34,15 @@ export interface CreateRuntimeOptions {
    */
   harness?: AgentHarness;
   /**
+   * Check before the execution is created that every codon's provider has credentials and that
+   * its API answers (default true). Skipped when `harness` is passed (the runtime cannot know
+   * what another harness needs), and by replays. Fails start() with RUNTIME_NO_CREDENTIALS or
+   * RUNTIME_API_UNREACHABLE.
+   */
+  preflight?: boolean;
+  /** How long the preflight's API check may take per endpoint, in ms (default 3000). */
+  preflightTimeoutMs?: number;
+  /**
    * Model ids, aliases, providers and prices (default the built-in catalog of `@hankweave/types`):
    * the default harness prices agent usage with it and the sentinels price their calls with it.
    */

@@ -23,6 +23,7 @@ import { EventBus } from '../events/event-bus.js';
 import { createServerLog } from '../events/server-log.js';
 import { hashHank } from '../execution/data-hash.js';
 import { prepareExecution } from '../execution/execution-dir.js';
+import { preflight } from '../preflight/preflight.js';
 import { SessionTracker } from '../session-tracking/session-tracker.js';
 import type { CreateRuntimeOptions } from './create-runtime-options.js';
 import { loadDefaultHarness } from './default-harness.js';
@@ -47,7 +48,7 @@ export interface LoadedHank {
  *   and the message is `<file>:<line>:<column>: <what>`, the line and a caret under the column).
  */
 export function loadHank(
-  options: Pick<CreateRuntimeOptions, 'hank' | 'hankPath' | 'hankDir' | 'model' | 'env'>,
+  options: Pick<CreateRuntimeOptions, 'hank' | 'hankPath' | 'hankDir' | 'model' | 'env' | 'models'>,
 ): LoadedHank {
   let raw: unknown;
   let hankPath: string;
@@ -90,7 +91,12 @@ export function loadHank(
   // (reference §1.10: hank overrides < env < CLI).
   const model = options.model ?? hankModelOverride(raw);
   if (model) overrideModel(raw, model);
-  const result = validateHank(raw, { hankDir, hankPath, env: options.env ?? process.env });
+  const result = validateHank(raw, {
+    hankDir,
+    hankPath,
+    env: options.env ?? process.env,
+    ...(options.models ? { models: options.models } : {}),
+  });
   if (!result.valid || !result.config) {
     const list = result.errors.map((issue) => `  ${issue.path}: ${issue.message}`).join('\n');
     throw new RuntimeError('RUNTIME_INVALID_HANK', `${hankPath} is not a valid hank:\n${list}`, {
@@ -140,6 +146,18 @@ export async function openExecution(
   hank: LoadedHank,
   settings: RuntimeSettings,
 ): Promise<OpenExecution> {
+  // Before anything is created: a run that cannot reach its model fails here, not a minute in.
+  if (options.preflight !== false && options.harness === undefined) {
+    await preflight({
+      config: hank.config,
+      env: settings.env,
+      ...(settings.anthropicBaseUrl !== undefined && {
+        anthropicBaseUrl: settings.anthropicBaseUrl,
+      }),
+      ...(options.preflightTimeoutMs !== undefined && { timeoutMs: options.preflightTimeoutMs }),
+      ...(options.models !== undefined && { models: options.models }),
+    });
+  }
   const clock = options.clock ?? (() => new Date());
   const prepared = await prepareExecution({
     dataPath: options.dataPath,
