@@ -1,7 +1,15 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_ROOT, createSandbox, executionDirOf, runCli, type Sandbox } from './cli-harness.js';
+import {
+  CLI_ROOT,
+  createSandbox,
+  executionDirOf,
+  executionNames,
+  runCli,
+  type Sandbox,
+  stripAnsi,
+} from './cli-harness.js';
 
 describe('hankweave validate, init and usage errors', () => {
   let sandbox: Sandbox;
@@ -50,9 +58,9 @@ describe('hankweave validate, init and usage errors', () => {
     expect(json.errors[0].path).toBe('hank[1].promptFiles');
   });
 
-  it('scaffolds a sample hank with init that runs offline at once', async () => {
+  it('scaffolds a sample hank with init whose printed command runs offline at once', async () => {
     const dir = join(sandbox.root, 'sample');
-    const init = await cli(['init', dir]);
+    const init = await cli(['init', 'sample'], sandbox.root);
     expect(init.code).toBe(0);
     for (const file of [
       'hank.json',
@@ -64,22 +72,40 @@ describe('hankweave validate, init and usage errors', () => {
     ]) {
       expect(existsSync(join(dir, file))).toBe(true);
     }
-    expect(init.stdout).toContain('--scripted-model');
+    const printed = stripAnsi(init.stdout)
+      .split('\n')
+      .find((line) => line.includes('--scripted-model'))
+      ?.trim();
+    // The data is passed apart from the hank, so editing a prompt keeps the data hash.
+    expect(printed).toBe('hankweave sample sample/data --scripted-model sample/model-script.json');
     const again = await cli(['init', dir]);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('is not empty');
 
-    const run = await cli([dir, '--scripted-model', join(dir, 'model-script.json')]);
-    expect(run.code).toBe(0);
+    const args = (printed ?? '').split(' ').slice(1);
+    const run = await cli(args, sandbox.root);
+    expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/all codons completed/);
     expect(run.stdout).toMatch(/^Codons\s+2 completed$/m);
     const executionDir = executionDirOf(run.stdout);
     expect(readFileSync(join(executionDir, 'agentRoot', 'report.md'), 'utf8')).toContain(
       '# Three fruits',
     );
-    expect(readdirSync(join(executionDir, 'agentRoot', 'read_only_data_source'))).toContain(
-      'hank.json',
-    );
+    expect(readdirSync(join(executionDir, 'agentRoot', 'read_only_data_source')).sort()).toEqual([
+      'about.txt',
+      'fruit.csv',
+    ]);
+
+    const prompt = join(dir, 'prompts', 'report.md');
+    writeFileSync(prompt, `${readFileSync(prompt, 'utf8')}Keep it short.\n`);
+    const rerun = await cli(args, sandbox.root);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(executionDirOf(rerun.stdout)).toBe(executionDir);
+    expect(executionNames(sandbox.baseDir)).toHaveLength(1);
+    // In the hank directory, status finds it without --data (the data is its data/ folder).
+    const status = await cli(['status'], dir);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toContain(executionDir);
   });
 
   it('exits 0 for --help and --version and 1 for usage errors, with a hint and no stack trace', async () => {

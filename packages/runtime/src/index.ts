@@ -22,6 +22,7 @@ export type { EventListener } from './events/event-bus.js';
 export type { LogLevel, RuntimeLogger } from './events/server-log.js';
 export { hashDataSource } from './execution/data-hash.js';
 export { defaultExecutionBaseDir, findNewestExecution } from './execution/execution-dir.js';
+export type { DataIdentity, ExecutionMatch } from './execution/find-newest-execution.js';
 export { readExecutionMeta } from './execution/execution-meta.js';
 export { defaultInputCacheDir, inputFileName, storeInputText } from './execution/input-source.js';
 export { type ExecutionLayout, executionLayout } from './execution/layout.js';

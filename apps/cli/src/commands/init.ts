@@ -1,13 +1,15 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { sampleHankFiles } from '../init/sample-hank.js';
+import { SAMPLE_DATA_DIR, sampleHankFiles } from '../init/sample-hank.js';
 import { CliError } from '../output/cli-error.js';
 import { shellArg } from '../output/summary.js';
 import type { Terminal } from '../output/terminal.js';
 
 /**
  * `hankweave init [dir]`: scaffolds a sample hank (prompts, data, a model script) that runs
- * offline at once with `hankweave <dir> --scripted-model <dir>/model-script.json`.
+ * offline at once with `hankweave <dir> <dir>/data --scripted-model <dir>/model-script.json`.
+ * The printed commands pass the data folder explicitly: with the hank directory as the data,
+ * editing a prompt would change the data hash and the next run would not resume.
  */
 export function initCommand(
   terminal: Terminal,
@@ -32,6 +34,7 @@ export function initCommand(
   const { style } = terminal;
   const shown = relative(process.cwd(), dir) || '.';
   const arg = shellArg(shown);
+  const data = shellArg(join(shown, SAMPLE_DATA_DIR));
   terminal.out(`${style.green('✓')} Created a sample hank in ${dir}:`);
   for (const path of Object.keys(files)) terminal.out(`    ${path}`);
   terminal.out();
@@ -39,9 +42,14 @@ export function initCommand(
     'Run it offline now (the real Claude Code agent, answered by a local scripted model):',
   );
   terminal.out(
-    `    ${style.bold(`hankweave ${arg} --scripted-model ${shellArg(join(shown, 'model-script.json'))}`)}`,
+    `    ${style.bold(`hankweave ${arg} ${data} --scripted-model ${shellArg(join(shown, 'model-script.json'))}`)}`,
   );
   terminal.out('Run it for real (needs ANTHROPIC_API_KEY):');
-  terminal.out(`    hankweave ${arg}`);
+  terminal.out(`    hankweave ${arg} ${data}`);
+  terminal.out(
+    style.dim(
+      `The data is ${join(shown, SAMPLE_DATA_DIR)}: edit the prompts freely, the next run resumes the same execution.`,
+    ),
+  );
   return 0;
 }

@@ -111,6 +111,7 @@ export async function runCommand(
   );
 
   printRuntimeConfigWarnings(note, terminal, runtimeConfig);
+  for (const warning of inputs.warnings ?? []) note(terminal.style.yellow(`! ${warning}`));
   if (options.overwriteOutput && configured.outputDirectory === undefined) {
     note(terminal.style.yellow('! --overwrite-output has no effect without -o/--output'));
   }

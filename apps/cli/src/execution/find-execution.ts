@@ -1,14 +1,12 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import {
-  defaultExecutionBaseDir,
-  executionLayout,
-  findNewestExecution,
-  hashDataSource,
-} from '@hankweave/runtime';
+import { defaultExecutionBaseDir, executionLayout, findNewestExecution } from '@hankweave/runtime';
 import { isPidAlive, LOCK_STALE_AFTER_MS, readRuntimeLock } from '@hankweave/state';
 import type { RuntimeLock } from '@hankweave/types';
 import { CliError } from '../output/cli-error.js';
+
+/** An execution found for some data (the runtime's `ExecutionMatch`, not exported by name). */
+type ExecutionMatch = NonNullable<Awaited<ReturnType<typeof findNewestExecution>>>;
 
 /** How a subcommand names its execution: `-e dir`, or the data it ran on (default: the cwd). */
 export interface ExecutionSelector {
@@ -17,13 +15,33 @@ export interface ExecutionSelector {
 }
 
 /**
+ * The data a hank directory runs on when none is given: its `data/` folder when it has one (so
+ * editing a prompt or hank.json never changes the data hash), else the directory itself.
+ */
+export function defaultDataOf(hankDir: string): string {
+  const folder = join(hankDir, 'data');
+  return existsSync(join(hankDir, 'hank.json')) && isDirectory(folder) ? folder : hankDir;
+}
+
+/**
+ * The warning for a run whose data is the hank's own directory (no `data/` folder), printed once:
+ * the prompts and hank.json are part of the data hash then.
+ */
+export function hankDirectoryDataWarning(hankDir: string): string {
+  return `The data is the hank directory itself (${hankDir}), so editing a prompt or hank.json changes the data and a later run will not resume this execution. Keep the data in its own folder (e.g. ${join(hankDir, 'data')}) and pass it: hankweave <hank> <data>`;
+}
+
+/**
  * The execution directory a subcommand works on: `-e` as given (it must hold `.hankweave/`), or
- * the newest managed execution created for the data (`--data`, default the cwd), found the way a
- * run resumes one: same data hash, newest name first.
+ * the managed execution for the data (`--data`; default the cwd, or its `data/` folder when the
+ * cwd is a hank directory), found as a run finds it: the same data hash first, else the newest
+ * execution created for the same data path. In that case the data changed since, and `note` says
+ * which execution was picked.
  */
 export async function findExecution(
   selector: ExecutionSelector,
   env: NodeJS.ProcessEnv = process.env,
+  note: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
 ): Promise<string> {
   if (selector.execution !== undefined) {
     const dir = resolve(selector.execution);
@@ -44,16 +62,28 @@ export async function findExecution(
       'Pass --data <the data the hank ran on>, or -e <execution dir>.',
     );
   }
+  // Without --data, a hank directory may have run on its data/ folder or on itself.
+  const candidates =
+    selector.data === undefined ? [...new Set([defaultDataOf(data), data])] : [data];
   const baseDir = defaultExecutionBaseDir(env);
-  const found = await findNewestExecution(baseDir, hashDataSource(data));
-  if (!found) {
-    throw new CliError(
-      'CLI_NOT_FOUND',
-      `No execution found for the data ${data} in ${baseDir}`,
-      `Pass -e <execution dir>, or --data <the data the hank ran on>${selector.data === undefined ? ' (the default is the current directory)' : ''}. Run a hank first with \`hankweave <hank> <data>\`.`,
-    );
+  let changed: { dataPath: string; match: ExecutionMatch } | undefined;
+  for (const dataPath of candidates) {
+    const match = await findNewestExecution(baseDir, dataPath);
+    if (match?.matchedBy === 'hash') return match.executionDir;
+    if (match) changed ??= { dataPath, match };
   }
-  return found;
+  if (changed) {
+    const { dataPath, match } = changed;
+    note(
+      `Note: no execution has the current data of ${dataPath}; showing ${match.executionDir}, the newest one created for that path (${match.meta.createdAt}). The data changed since.`,
+    );
+    return match.executionDir;
+  }
+  throw new CliError(
+    'CLI_NOT_FOUND',
+    `No execution found for the data ${data} in ${baseDir}`,
+    `Pass -e <execution dir>, or --data <the data the hank ran on>${selector.data === undefined ? ' (the default is the current directory)' : ''}. Run a hank first with \`hankweave <hank> <data>\`.`,
+  );
 }
 
 /** The lock of a live runtime holding the execution, or undefined when none runs it. */

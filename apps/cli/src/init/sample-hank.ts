@@ -1,6 +1,11 @@
+/** Where `hankweave init` puts the sample data: apart from the hank, so editing a prompt or
+ * hank.json never changes the data hash (and a later run resumes the same execution). */
+export const SAMPLE_DATA_DIR = 'data';
+
 /**
  * The files `hankweave init` writes: a two-codon hank (explore the data, then write a report in
- * the same session), its prompts and data, and a model script that runs it offline.
+ * the same session), its prompts, its data in `data/` (run with that folder as the data), and a
+ * model script that runs it offline.
  */
 export function sampleHankFiles(name: string): Record<string, string> {
   const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
@@ -38,13 +43,15 @@ name: explore
 description: Look at the data and take notes.
 ---
 
-Read the files in <%DATA_DIR%>/data. Write your notes to notes/observations.md: one bullet per
+Read the files in <%DATA_DIR%>. Write your notes to notes/observations.md: one bullet per
 file, saying what it contains.
 `,
     'prompts/report.md': `Using your notes, write report.md: a title line and at most three sentences about the data.
 `,
-    'data/fruit.csv': 'fruit,colour,price\napple,red,0.40\nbanana,yellow,0.25\nfig,purple,0.90\n',
-    'data/about.txt': 'A tiny sample data set: three fruits with their colour and price.\n',
+    [`${SAMPLE_DATA_DIR}/fruit.csv`]:
+      'fruit,colour,price\napple,red,0.40\nbanana,yellow,0.25\nfig,purple,0.90\n',
+    [`${SAMPLE_DATA_DIR}/about.txt`]:
+      'A tiny sample data set: three fruits with their colour and price.\n',
     'model-script.json': json({
       $schema: 'https://unpkg.com/@hankweave/scripted-model/schemas/script.schema.json',
       conversations: [
@@ -56,7 +63,7 @@ file, saying what it contains.
               content: [
                 { thinking: 'Two data files. List them first.' },
                 {
-                  bash: { command: 'ls read_only_data_source/data', description: 'List the data' },
+                  bash: { command: 'ls read_only_data_source', description: 'List the data' },
                 },
               ],
               usage: { inputTokens: 1800, outputTokens: 40 },
@@ -111,19 +118,21 @@ writes \`report.md\`.
 
 - \`hank.json\`: the program (codons, prompts, tracked files).
 - \`prompts/\`: the prompts; \`<%DATA_DIR%>\` is where the agent sees the data.
-- \`data/\`: the sample data (the agent sees this whole directory, read-only).
+- \`data/\`: the sample data, passed as the data (the agent sees it read-only). It lives apart
+  from the prompts, so editing a prompt or hank.json keeps the data hash and the next run resumes
+  the same execution.
 - \`model-script.json\`: scripted model answers, for a dry run without network or API key.
 
 Dry run, offline (the real Claude Code agent talks to a local scripted model):
 
 \`\`\`sh
-npx hankweave . --scripted-model model-script.json
+npx hankweave . data --scripted-model model-script.json
 \`\`\`
 
 Real run (needs \`ANTHROPIC_API_KEY\`):
 
 \`\`\`sh
-npx hankweave .
+npx hankweave . data
 \`\`\`
 
 Then: \`hankweave status\`, \`hankweave checkpoints\`, \`hankweave diff explore report\`,

@@ -2,13 +2,19 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { executionLayout, readExecutionMeta } from '@hankweave/runtime';
 import { resolveHankPath } from '../commands/load-hank.js';
-import { isDirectory } from '../execution/find-execution.js';
+import {
+  defaultDataOf,
+  hankDirectoryDataWarning,
+  isDirectory,
+} from '../execution/find-execution.js';
 import { CliError } from '../output/cli-error.js';
 
 /** What to run: absolute paths of hank.json and of the data. */
 export interface RunInputs {
   hankPath: string;
   dataPath: string;
+  /** Said once before the run (the data is the hank's own directory). */
+  warnings?: string[];
 }
 
 /**
@@ -16,7 +22,8 @@ export interface RunInputs {
  * (reference §1.1, §2.3 step 8):
  * - two positionals: the hank (a hank.json or its directory), then the data;
  * - one positional ending in `.json`: the hank; the data is `--data` or the cwd;
- * - one positional directory holding hank.json: the hank, and also the data unless `--data`;
+ * - one positional directory holding hank.json: the hank; the data is `--data`, else its `data/`
+ *   folder, else the directory itself (with a warning: editing a prompt then changes the data);
  * - any other positional: the data; the hank is the data directory's hank.json, else ./hank.json;
  * - none: with `--execution` on an existing execution, its recorded hank and data; otherwise the
  *   data is `--data` or the cwd and the hank is found as above.
@@ -62,7 +69,12 @@ export async function resolveRunInputs(
     };
   }
   if (first !== undefined && isDirectory(first) && existsSync(join(first, 'hank.json'))) {
-    return { hankPath: resolveHankPath(first), dataPath: resolve(options.data ?? first) };
+    const dataPath = resolve(options.data ?? defaultDataOf(first));
+    return {
+      hankPath: resolveHankPath(first),
+      dataPath,
+      ...(dataPath === resolve(first) ? { warnings: [hankDirectoryDataWarning(dataPath)] } : {}),
+    };
   }
   if (first === undefined && meta && options.data === undefined) {
     return { hankPath: meta.hankPath, dataPath: recordedData as string };

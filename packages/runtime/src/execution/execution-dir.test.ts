@@ -79,6 +79,7 @@ describe('prepareExecution()', () => {
       'linkType',
       'createdAt',
       'lastUsed',
+      'dataHashVersion',
     ]);
     expect(executionMetaSchema.parse(written)).toEqual(meta);
     expect(meta).toMatchObject({ linkType: 'symlink', createdAt: '2025-01-04T14:13:20.000Z' });
@@ -96,9 +97,11 @@ describe('prepareExecution()', () => {
     expect(second.warnings.join()).toContain('hank.json changed');
     const fresh = await prepareExecution({ ...base(), startNew: true, now: () => new Date(9000) });
     expect(fresh.layout.executionDir).not.toBe(first.layout.executionDir);
-    writeFileSync(join(data, 'b.txt'), 'new data');
-    const other = await prepareExecution({ ...base(), now: () => new Date(9999) });
-    expect(other.created).toBe(true);
+    const other = join(root, 'other-data');
+    mkdirSync(other);
+    writeFileSync(join(other, 'b.txt'), 'new data');
+    const elsewhere = await prepareExecution({ ...base(), dataPath: other });
+    expect(elsewhere.created).toBe(true);
   });
 
   it('copies the data with copyData and links a single file inside a directory', async () => {

@@ -1,15 +1,24 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
-import { cp, mkdir, readdir, rename, rm, symlink } from 'node:fs/promises';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { cp, mkdir, rename, rm, symlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { writeFileAtomic } from '@hankweave/durable-io';
-import type { ExecutionMeta } from '@hankweave/types';
 import { RuntimeError } from '../errors.js';
 import { toJsonFile } from '../internal/json-file.js';
-import { hashDataSource } from './data-hash.js';
-import { EXECUTION_META_VERSION, readExecutionMeta, writeExecutionMeta } from './execution-meta.js';
+import { dataChangedError } from './data-changed-error.js';
+import { DATA_HASH_VERSION } from './data-hash.js';
+import { writeDataManifest } from './data-manifest.js';
+import {
+  EXECUTION_META_VERSION,
+  type RecordedExecutionMeta,
+  readExecutionMeta,
+  writeExecutionMeta,
+} from './execution-meta.js';
+import { findNewestExecution, identifyData } from './find-newest-execution.js';
 import { type ExecutionLayout, executionLayout } from './layout.js';
+
+export { findNewestExecution };
 
 /** The environment variable that moves the managed executions directory. */
 export const EXECUTION_BASE_DIR_ENV = 'HANKWEAVE_RUNTIME_EXECUTION_BASE_DIR';
@@ -47,7 +56,7 @@ export interface PrepareExecutionOptions {
 
 export interface PreparedExecution {
   layout: ExecutionLayout;
-  meta: ExecutionMeta;
+  meta: RecordedExecutionMeta;
   /** True when this call created the execution; false when it resumed one. */
   created: boolean;
   warnings: string[];
@@ -58,8 +67,15 @@ export interface PreparedExecution {
  * execution with the same data hash, or an explicit directory; create the layout, link (or copy)
  * the data at `agentRoot/read_only_data_source`, and keep `execution-meta.json` current.
  *
- * @throws {RuntimeError} RUNTIME_DATA_NOT_FOUND, RUNTIME_RESERVED_LOCATION, RUNTIME_EXECUTION_EXISTS,
- *   RUNTIME_EXECUTION_NOT_EMPTY, RUNTIME_DATA_MISMATCH, RUNTIME_NESTED_EXECUTION
+ * A data change never silently starts a new execution: when no managed execution has the data's
+ * hash but one was created for the same data path, this throws RUNTIME_DATA_CHANGED and creates
+ * nothing (resume that one with `executionDir` + `force`, or pass `startNew`). An execution
+ * recorded with the version-1 hash (no `dataHashVersion`) is compared with that hash, and
+ * rewritten with the current one when it is resumed.
+ *
+ * @throws {RuntimeError} RUNTIME_DATA_NOT_FOUND, RUNTIME_DATA_CHANGED, RUNTIME_RESERVED_LOCATION,
+ *   RUNTIME_EXECUTION_EXISTS, RUNTIME_EXECUTION_NOT_EMPTY, RUNTIME_DATA_MISMATCH,
+ *   RUNTIME_NESTED_EXECUTION
  */
 export async function prepareExecution(
   options: PrepareExecutionOptions,
@@ -73,10 +89,11 @@ export async function prepareExecution(
       { details: { dataPath } },
     );
   }
-  const dataHash = hashDataSource(
+  const identity = identifyData(
     dataPath,
     options.dataHashTimeLimitMs !== undefined ? { timeLimitMs: options.dataHashTimeLimitMs } : {},
   );
+  const dataHash = identity.scan.hash;
   const baseDir = resolve(options.baseDir ?? defaultExecutionBaseDir());
   const warnings: string[] = [];
 
@@ -85,9 +102,10 @@ export async function prepareExecution(
     executionDir = resolve(options.executionDir);
     await checkExplicitDir(executionDir, dataPath, baseDir, options, warnings);
   } else {
-    const existing = options.startNew ? undefined : await findNewestExecution(baseDir, dataHash);
+    const existing = options.startNew ? undefined : await findNewestExecution(baseDir, identity);
+    if (existing?.matchedBy === 'path') throw await dataChangedError(dataPath, existing, identity);
     executionDir =
-      existing ??
+      existing?.executionDir ??
       join(
         baseDir,
         `${now().getTime()}-${randomBytes(3).toString('hex').slice(0, 4)}-${dataHash.slice(0, 6)}`,
@@ -97,8 +115,10 @@ export async function prepareExecution(
   const layout = executionLayout(executionDir);
   const previous = await readExecutionMeta(layout.metaFile);
   const timestamp = now().toISOString();
-  let relink = previous === undefined;
-  if (previous && previous.dataHash !== dataHash) {
+  const resolvedPath = identity.resolvedPath;
+  // The same data found at another path (a copy, a move) is linked where it is now.
+  let relink = previous === undefined || previous.readOnlySourceResolvedDataPath !== resolvedPath;
+  if (previous && !identity.matches(previous)) {
     if (!options.force) {
       throw new RuntimeError(
         'RUNTIME_DATA_MISMATCH',
@@ -117,19 +137,21 @@ export async function prepareExecution(
   await createTree(layout);
   const linkType = relink
     ? await linkData(dataPath, layout.dataLink, options.copyData === true)
-    : (previous as ExecutionMeta).linkType;
-  const meta: ExecutionMeta = {
+    : (previous as RecordedExecutionMeta).linkType;
+  const meta: RecordedExecutionMeta = {
     version: EXECUTION_META_VERSION,
     readOnlySourceDataPath: options.dataPath,
-    readOnlySourceResolvedDataPath: realpathSync(dataPath),
+    readOnlySourceResolvedDataPath: resolvedPath,
     dataHash,
     hankHash: options.hankHash,
     hankPath: options.hankPath,
     linkType,
     createdAt: previous?.createdAt ?? timestamp,
     lastUsed: timestamp,
+    dataHashVersion: DATA_HASH_VERSION,
   };
   await writeExecutionMeta(layout.metaFile, meta);
+  await writeDataManifest(layout.dataManifest, identity.scan);
   return { layout, meta, created: previous === undefined, warnings };
 }
 
@@ -190,30 +212,6 @@ async function checkExplicitDir(
       );
     }
   }
-}
-
-/**
- * The newest managed execution created for the same data (names sort by creation time), or
- * undefined. This is how a run resumes, and how inspection commands find an execution.
- */
-export async function findNewestExecution(
-  baseDir: string,
-  dataHash: string,
-): Promise<string | undefined> {
-  let names: string[];
-  try {
-    names = await readdir(baseDir);
-  } catch {
-    return undefined;
-  }
-  for (const name of names.sort().reverse()) {
-    const dir = join(baseDir, name);
-    const meta = await readExecutionMeta(join(dir, '.hankweave', 'execution-meta.json')).catch(
-      () => undefined,
-    );
-    if (meta?.dataHash === dataHash) return dir;
-  }
-  return undefined;
 }
 
 async function createTree(layout: ExecutionLayout): Promise<void> {

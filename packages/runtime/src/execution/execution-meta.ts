@@ -7,8 +7,20 @@ import { toJsonFile } from '../internal/json-file.js';
 /** The version of the `execution-meta.json` layout we write (seed 001). */
 export const EXECUTION_META_VERSION = '1.0.0';
 
+/**
+ * execution-meta.json as we write it: the seed's fields plus `dataHashVersion`, the algorithm of
+ * `dataHash` (absent = 1, the original runtime's mtime-based hash; 2 = `hashDataSource`).
+ */
+export type RecordedExecutionMeta = ExecutionMeta & { dataHashVersion?: number };
+
+/** The data hash version a meta file was written with: 1 when it does not say. */
+export function dataHashVersionOf(meta: ExecutionMeta): number {
+  const version = meta.dataHashVersion;
+  return typeof version === 'number' && Number.isInteger(version) ? version : 1;
+}
+
 /** Reads `execution-meta.json`, or undefined when the file does not exist. */
-export async function readExecutionMeta(path: string): Promise<ExecutionMeta | undefined> {
+export async function readExecutionMeta(path: string): Promise<RecordedExecutionMeta | undefined> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -24,19 +36,20 @@ export async function readExecutionMeta(path: string): Promise<ExecutionMeta | u
       { details: { path }, cause: result.error },
     );
   }
-  return result.data;
+  return result.data as RecordedExecutionMeta;
 }
 
 /**
- * Writes `execution-meta.json` with exactly the seed's fields, durably and atomically: when it
- * resolves the file is on disk, and a crash at any step leaves the previous file or this one.
+ * Writes `execution-meta.json` with exactly the seed's fields (and `dataHashVersion` when given),
+ * durably and atomically: when it resolves the file is on disk, and a crash at any step leaves
+ * the previous file or this one.
  */
 export async function writeExecutionMeta(
   path: string,
-  meta: ExecutionMeta,
+  meta: RecordedExecutionMeta,
   options: { fs?: Fs } = {},
 ): Promise<void> {
-  const exact: ExecutionMeta = {
+  const exact: RecordedExecutionMeta = {
     version: meta.version,
     readOnlySourceDataPath: meta.readOnlySourceDataPath,
     readOnlySourceResolvedDataPath: meta.readOnlySourceResolvedDataPath,
@@ -46,6 +59,7 @@ export async function writeExecutionMeta(
     linkType: meta.linkType,
     createdAt: meta.createdAt,
     lastUsed: meta.lastUsed,
+    ...(meta.dataHashVersion !== undefined ? { dataHashVersion: meta.dataHashVersion } : {}),
   };
   await writeFileAtomic(path, toJsonFile(exact), options);
 }

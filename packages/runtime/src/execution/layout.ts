@@ -9,6 +9,8 @@ export interface ExecutionLayout {
   hankweaveDir: string;
   lockFile: string;
   metaFile: string;
+  /** What the data scan saw, to name changed files (`data-manifest.ts`). */
+  dataManifest: string;
   stateFile: string;
   eventsDir: string;
   logsDir: string;
@@ -36,6 +38,7 @@ export function executionLayout(executionDir: string): ExecutionLayout {
     hankweaveDir,
     lockFile: join(hankweaveDir, 'runtime.lock'),
     metaFile: join(hankweaveDir, 'execution-meta.json'),
+    dataManifest: join(hankweaveDir, 'data-manifest.json'),
     stateFile: join(hankweaveDir, 'state.json'),
     eventsDir: join(hankweaveDir, 'events'),
     logsDir: join(hankweaveDir, 'logs'),
