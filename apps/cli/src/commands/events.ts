@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
 import { sleep } from '@hankweave/durable-io';
 import { type EventJournal, openJournalReadOnly } from '@hankweave/journal';
+import { executionThread } from '@hankweave/state';
+import { JOURNALED_EVENT_TYPES, suggestKey } from '@hankweave/types';
 import { type ExecutionSelector, findExecution } from '../execution/find-execution.js';
-import { journalPath } from '../execution/open-inspection.js';
+import { journalPath, readExecutionState } from '../execution/open-inspection.js';
 import { CliError } from '../output/cli-error.js';
 import { type CliEvent, describeEvent, eventCodonId } from '../output/describe-event.js';
 import { fit } from '../output/format.js';
@@ -39,12 +41,15 @@ export async function eventsCommand(
       'Events appear once the hank has started.',
     );
   const tail = parseTail(options.tail);
-  const matches = eventFilter(options);
+  const filter = parseFilter(options);
+  const matches = eventFilter(filter);
   const print = (event: CliEvent) => printEvent(terminal, event, options.json === true);
   const journal = await openJournalReadOnly(path);
   try {
-    // One pass from the start: keeps the last `tail` matches and ends with the cursor at the end.
+    // One pass from the start: keeps the last `tail` matches and ends with the cursor at the end;
+    // it also collects the types and codons the journal holds, to check the filter against.
     const kept: CliEvent[] = [];
+    const seen = { types: new Set<string>(), codons: new Set<string>() };
     let cursor: string | undefined;
     for (;;) {
       const page = await journal.getEventsAfter(cursor, PAGE);
@@ -52,12 +57,18 @@ export async function eventsCommand(
       // Typed as known events, but the journal checks only a line's envelope: `matches` and
       // `print` take any CliEvent, so a newer runtime's types are shown as JSON.
       for (const event of page.events) {
+        seen.types.add(event.type);
+        const codonId = eventCodonId(event);
+        if (codonId) seen.codons.add(codonId);
         if (!matches(event)) continue;
         kept.push(event);
         if (tail > 0 && kept.length > tail) kept.shift();
       }
       if (!page.hasMore) break;
     }
+    checkTypes(filter.types, seen.types);
+    if (filter.codons.length > 0)
+      checkCodons(filter.codons, await executionCodonIds(executionDir, seen.codons));
     for (const event of kept) print(event);
     if (options.follow)
       await follow(journal, cursor, matches, print, options.pollMs ?? 250, signal);
@@ -97,16 +108,24 @@ function parseTail(value: string | undefined): number {
   return count;
 }
 
+interface EventsFilter {
+  types: string[];
+  codons: string[];
+}
+
+/** `-t a,b -t c` → `[a, b, c]`: the flags repeat and take comma-separated lists. */
+const listOf = (values: string[] | undefined): string[] =>
+  (values ?? [])
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim())
+    .filter(Boolean);
+
+function parseFilter(options: EventsOptions): EventsFilter {
+  return { types: listOf(options.type), codons: listOf(options.codon) };
+}
+
 /** `--type codon.completed,error` (a trailing `*` matches a prefix) and `--codon id` (loop ids match every iteration). */
-function eventFilter(options: EventsOptions): (event: CliEvent) => boolean {
-  const types = (options.type ?? [])
-    .flatMap((value) => value.split(','))
-    .map((value) => value.trim())
-    .filter(Boolean);
-  const codons = (options.codon ?? [])
-    .flatMap((value) => value.split(','))
-    .map((value) => value.trim())
-    .filter(Boolean);
+function eventFilter({ types, codons }: EventsFilter): (event: CliEvent) => boolean {
   return (event) => {
     if (
       types.length > 0 &&
@@ -122,6 +141,63 @@ function eventFilter(options: EventsOptions): (event: CliEvent) => boolean {
     }
     return true;
   };
+}
+
+/**
+ * A misspelt type would otherwise match nothing, and `--follow` would wait forever in silence.
+ * Valid: every journaled type this version knows, and any type the journal holds (a newer
+ * runtime's); `prefix.*` when some valid type starts with the prefix.
+ */
+function checkTypes(types: readonly string[], inJournal: ReadonlySet<string>): void {
+  if (types.length === 0) return;
+  const valid = [...new Set<string>([...JOURNALED_EVENT_TYPES, ...inJournal])].sort();
+  const families = [...new Set(valid.map((type) => `${type.split('.')[0]}.*`))];
+  for (const type of types) {
+    const known = type.endsWith('*')
+      ? valid.some((candidate) => candidate.startsWith(type.slice(0, -1)))
+      : valid.includes(type);
+    if (known) continue;
+    const suggestion = suggestKey(type, type.endsWith('*') ? families : valid);
+    throw new CliError(
+      'CLI_USAGE',
+      `Unknown event type "${type}" for --type${suggestion ? `. Did you mean "${suggestion}"?` : ''}`,
+      `Valid types: ${valid.join(', ')}. A trailing * matches a prefix, e.g. --type "codon.*".`,
+    );
+  }
+}
+
+/**
+ * The codon ids a `--codon` may name: the execution's plan and records (state.json) and the
+ * codons its journal mentions, each loop iteration (`pass#1`) also by its codon id (`pass`).
+ */
+async function executionCodonIds(
+  executionDir: string,
+  inJournal: ReadonlySet<string>,
+): Promise<string[]> {
+  const ids = new Set(inJournal);
+  try {
+    const state = await readExecutionState(executionDir);
+    for (const entry of state.executionPlan) ids.add(entry.codonId);
+    for (const { codon } of executionThread(state).codons) ids.add(codon.codonId);
+  } catch {
+    // No readable state yet: the journal's codons are all there is to check against.
+  }
+  for (const id of [...ids]) ids.add(id.split('#')[0] as string);
+  return [...ids].sort();
+}
+
+function checkCodons(codons: readonly string[], valid: readonly string[]): void {
+  // An execution that has not planned a codon yet cannot say which ids will exist.
+  if (valid.length === 0) return;
+  for (const codon of codons) {
+    if (valid.includes(codon)) continue;
+    const suggestion = suggestKey(codon, valid);
+    throw new CliError(
+      'CLI_USAGE',
+      `No codon "${codon}" in this execution${suggestion ? `. Did you mean "${suggestion}"?` : ''}`,
+      `Codons of this execution: ${valid.join(', ')}. A loop codon id (without #n) matches every iteration.`,
+    );
+  }
 }
 
 /** Prints one event as a line (time, type, codon, description), or as NDJSON. */

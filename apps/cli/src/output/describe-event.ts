@@ -113,7 +113,11 @@ function describeKnownEvent(event: HankweaveEvent): string {
     case 'tool.result':
       return `${data.toolName} ${data.isError ? 'failed' : 'done'} in ${formatDuration(data.executionTimeMs)}${data.isError ? `: ${oneLine(data.result)}` : ''}`;
     case 'file.updated':
-      return `${data.action} ${data.path}`;
+      // The codon-start announcement lists every tracked file as `created` (reference §5.5 step
+      // 3, kept on the wire for compatibility); to a reader most of them existed long before.
+      return data.source?.kind === 'codon-start'
+        ? `tracked ${data.path} (present at codon start)`
+        : `${data.action} ${data.path}`;
     case 'filetree.updated':
       return `file tree: ${data.tree.length} top-level entries`;
     case 'token.usage':
@@ -148,9 +152,51 @@ function describeKnownEvent(event: HankweaveEvent): string {
       return `${data.checkpoints.length} checkpoint(s)`;
     case 'budget.summary':
       return `budget summary: ${formatCost(data.totals.actualDollars)}`;
+    case 'codon.extended':
+      return `extended (${data.extensionNumber}): exhaustWithPrompt "${truncate(oneLine(data.exhaustWithPrompt), 60)}", ${formatCost(data.cumulativeCost)} so far`;
+    case 'archive.completed':
+      return `archived ${listPaths(data.archivedPaths)}`;
+    case 'archive.partial':
+      return `archived ${listPaths(data.archivedPaths)}; ${data.failedPaths.length} failed: ${truncate(data.failedPaths.map((failed) => `${failed.path} (${oneLine(failed.error)})`).join(', '), 120)}`;
+    case 'sentinel.loaded':
+      return `sentinel ${data.sentinelId} loaded: ${data.model}, ${data.triggerType} trigger, ${data.executionStrategy}${data.conversational ? ', conversational' : ''}${data.sourcePath ? ` (${data.sourcePath})` : ''}`;
+    case 'sentinel.triggered':
+      return `sentinel ${data.sentinelId} triggered (#${data.triggerNumber}, ${data.strategy}): ${data.eventCount} event(s), ${data.queueSize} queued`;
+    case 'sentinel.output':
+      return `sentinel ${data.sentinelId} output #${data.triggerNumber}: ${describeSentinelContent(data.content)} (${formatCost(data.cost)})`;
+    case 'sentinel.error':
+      return `sentinel ${data.sentinelId} ${data.errorType} (${data.consecutiveFailureCount} in a row${data.retriable ? ', retried' : ''}): ${oneLine(data.message)}`;
+    case 'sentinel.unloaded':
+      return `sentinel ${data.sentinelId} unloaded (${data.reason}${data.errorType ? `, ${data.errorType} error` : ''}): ${data.llmCallCount} call(s), ${formatCost(data.finalCost)}`;
+    case 'server.ready':
+      return `server ready on port ${data.port}: ${data.executionPath}`;
+    case 'pong':
+      return `pong: ${oneLine(data.message)}`;
+    case 'history.batch':
+      return `history: ${data.events.length} event(s)${data.hasMore ? ', more to come' : ''}`;
+    case 'incomplete.codon':
+      return `incomplete codon ${data.codonName}: ${oneLine(data.message)}`;
     default:
       return asJson(event);
   }
+}
+
+/** `3 path(s): a, b, c` (cut to stay one readable line). */
+const listPaths = (paths: readonly string[]): string =>
+  `${paths.length} path(s)${paths.length > 0 ? `: ${truncate(paths.join(', '), 120)}` : ''}`;
+
+/**
+ * A sentinel's output as one line: text as it is (cut), structured output by its field names, so
+ * a reader sees what it produced without a JSON dump (`--json` has the whole content).
+ */
+function describeSentinelContent(content: unknown): string {
+  if (typeof content === 'string') return `"${truncate(oneLine(content), 80)}"`;
+  if (Array.isArray(content)) return `${content.length} item(s)`;
+  if (isRecord(content)) {
+    const keys = Object.keys(content);
+    return keys.length > 0 ? `fields ${truncate(keys.join(', '), 80)}` : 'empty';
+  }
+  return content === undefined || content === null ? 'nothing' : String(content);
 }
 
 /** True for a JSON object (or array): something whose fields can be read. */

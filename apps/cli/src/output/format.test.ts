@@ -15,6 +15,17 @@ describe('formatDuration()', () => {
 describe('formatCost() and formatCount()', () => {
   it('keeps four decimals below a dollar and shortens large counts', () => {
     expect([formatCost(0.01681), formatCost(12.4)]).toEqual(['$0.0168', '$12.40']);
+    expect([-0, -0.00001, -0.00004, 0.00004].map(formatCost)).toEqual([
+      '$0.0000',
+      '$0.0000',
+      '$0.0000',
+      '$0.0000',
+    ]);
+    expect([formatCost(-0.0012), formatCost(-3.5), formatCost(Number.NaN)]).toEqual([
+      '-$0.0012',
+      '-$3.50',
+      '-',
+    ]);
     expect([850, 7100, 52_000, 1_250_000].map(formatCount)).toEqual(['850', '7.1k', '52k', '1.3M']);
   });
 });

@@ -11,10 +11,18 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(2, '0')}m`;
 }
 
-/** `$0.0168` below a dollar, `$12.40` above. */
+/**
+ * `$0.0168` below a dollar, `$12.40` above; a negative amount as `-$0.0012`. Amounts that round to
+ * zero are `$0.0000` whatever their sign: a reconciling `token.usage` can be a hair below zero
+ * (float subtraction), and `$-0.0000` reads as a refund.
+ */
 export function formatCost(usd: number): string {
   if (!Number.isFinite(usd)) return '-';
-  return usd >= 1 ? `$${usd.toFixed(2)}` : `$${usd.toFixed(4)}`;
+  const magnitude = Math.abs(usd);
+  const digits = magnitude >= 1 ? 2 : 4;
+  const text = magnitude.toFixed(digits);
+  const roundsToZero = Number(text) === 0;
+  return `${usd < 0 && !roundsToZero ? '-' : ''}$${text}`;
 }
 
 /** `850`, `7.1k`, `1.2M`. */

@@ -3,7 +3,7 @@ import { codonRows } from './codon-rows.js';
 import { type CliEvent, describeToolCall, eventCodonId, isKnownEvent } from './describe-event.js';
 import { oneLine } from './format.js';
 import { formatRow, rowLayout } from './row-format.js';
-import type { RunView } from './run-view.js';
+import { type RunView, WarningFilter } from './run-view.js';
 import type { Terminal } from './terminal.js';
 
 const CURSOR_UP = (lines: number) => `\u001b[${lines}A\r`;
@@ -28,6 +28,7 @@ export class LiveView implements RunView {
   #renderedAt = 0;
   #timer: NodeJS.Timeout | undefined;
   #activity = new Map<string, string>();
+  readonly #warnings = new WarningFilter();
   #restoreCursor = () => this.terminal.write(SHOW_CURSOR);
 
   constructor(
@@ -64,6 +65,7 @@ export class LiveView implements RunView {
         this.#activity.delete(codonId);
       }
     }
+    // A warning the runtime also logged has been shown already: `log` lets it through once.
     if (type === 'error') this.log(data.severity === 'warning' ? 'warn' : 'error', data.message);
     if (type === 'rollback.completed') this.log('info', describeRollback(data));
     // Only --no-autostart runs go idle (autostart runs shut down at the end): say which keys act.
@@ -76,6 +78,7 @@ export class LiveView implements RunView {
   }
 
   log(level: 'info' | 'warn' | 'error', message: string): void {
+    if (level === 'warn' && !this.#warnings.first(message)) return;
     const { style } = this.terminal;
     this.#erase();
     const line =

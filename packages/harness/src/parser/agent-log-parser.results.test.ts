@@ -1,3 +1,4 @@
+import { createModelCatalog } from '@hankweave/types';
 import { describe, expect, it } from 'vitest';
 import {
   assistant,
@@ -41,7 +42,47 @@ describe('AgentLogParser', () => {
         modelId: MODEL,
       });
       // No deltas were seen, so the final figure differs from them: a warning says so.
-      expect(ofType(final, 'warning')).toHaveLength(1);
+      expect(ofType(final, 'warning').map((warning) => warning.message)).toEqual([
+        "The agent's final cost $0.5000 (total_cost_usd) differs from the running cost $0.0000 priced with the model catalog; the agent's figure is used",
+      ]);
+    });
+
+    describe('price warnings', () => {
+      // An empty catalog: MODEL has no price.
+      const unpriced = { models: createModelCatalog([]) };
+
+      it('warns once about an unpriced model, not again when the agent reports its cost', () => {
+        const { all } = run(
+          [
+            init,
+            assistant('m1', [{ type: 'text', text: 'a' }]),
+            assistant('m2', [{ type: 'text', text: 'b' }]),
+            result({ result: 'Done', total_cost_usd: 0.25, usage: { input_tokens: 20 } }),
+          ],
+          unpriced,
+        );
+        expect(ofType(all, 'warning').map((warning) => warning.message)).toEqual([
+          `No price for model "${MODEL}" in the model catalog: the running cost counts its tokens at $0 until the agent reports its own final cost`,
+        ]);
+        expect(ofType(all, 'token.usage').at(-1)?.data.totalCost).toBe(0.25);
+      });
+
+      it('says the $0 stays when the agent reports no final cost', () => {
+        const { all } = run([init, assistant('m1', [{ type: 'text', text: 'a' }])], unpriced);
+        expect(ofType(all, 'warning').map((warning) => warning.message)).toEqual([
+          expect.stringContaining('No price for model'),
+          `The agent reported no final cost: the tokens of "${MODEL}" stay counted at $0 (total $0.0000)`,
+        ]);
+      });
+
+      it('says nothing when a priced run matches the final cost', () => {
+        const { all } = run([
+          init,
+          assistant('m1', [{ type: 'text', text: 'a' }]),
+          result({ result: 'Done' }),
+        ]);
+        expect(ofType(all, 'warning')).toEqual([]);
+      });
     });
 
     it('treats success with is_error as an error (the disguised SDK errors)', () => {

@@ -14,7 +14,7 @@ import type { AgentEvent } from '../agent-event.js';
 import { isContextExceededText } from '../classify/context-exceeded.js';
 import { SYNTHETIC_TIMEOUT_TEXT } from '../classify/derive-failure-reason.js';
 import type { AgentLogParserOptions, AgentLogState } from './agent-log-state.js';
-import { computeFinalCost, type FinalCost } from './final-cost.js';
+import { computeFinalCost, type FinalCost, finalCostWarning } from './final-cost.js';
 import { blockAction, initDetails, resultEvent, toolResultData } from './line-events.js';
 import {
   apiRetryEvent,
@@ -123,13 +123,8 @@ export class AgentLogParser {
     const timestamp = this.lastTimestamp ?? (this.options.now?.() ?? new Date()).toISOString();
     const final = this.finalCost();
     const events: AgentEvent[] = [];
-    if (final.source !== 'deltas' && Math.abs(final.finalCost - this.ledger.cost) > 0.0001) {
-      events.push({
-        type: 'warning',
-        timestamp,
-        message: `Final cost ${final.finalCost.toFixed(6)} USD (${final.source}) differs from the sum of the running deltas ${this.ledger.cost.toFixed(6)} USD`,
-      });
-    }
+    const warning = finalCostWarning(final, this.ledger.cost, this.ledger.unpricedModels);
+    if (warning !== undefined) events.push({ type: 'warning', timestamp, message: warning });
     const data: Extract<AgentEvent, { type: 'token.usage' }>['data'] = {
       codonId: this.options.codonId,
       ...final.finalTokens,
@@ -261,7 +256,7 @@ export class AgentLogParser {
       events.push({
         type: 'warning',
         timestamp,
-        message: `No price for model "${delta.unpricedModel}": its tokens are counted at 0 USD`,
+        message: `No price for model "${delta.unpricedModel}" in the model catalog: the running cost counts its tokens at $0 until the agent reports its own final cost`,
       });
     }
     if (isZeroUsage(delta.tokens)) return;

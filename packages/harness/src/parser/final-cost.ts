@@ -68,3 +68,25 @@ export function computeFinalCost(input: {
   }
   return withUsage({ finalCost: deltas.cost, finalTokens, source: 'deltas' });
 }
+
+const usd = (amount: number): string => `$${amount.toFixed(4)}`;
+
+/**
+ * The one warning about the final cost, if any, consistent with the "No price for model" warning
+ * given during the run: when an unpriced model explains why the running cost was lower, the
+ * agent's figure needs no second warning; when the agent reported none, the $0 stays and is said.
+ */
+export function finalCostWarning(
+  final: FinalCost,
+  runningCost: number,
+  unpricedModels: readonly string[],
+): string | undefined {
+  const models = unpricedModels.map((model) => `"${model}"`).join(', ');
+  if (final.source === 'deltas')
+    return unpricedModels.length > 0
+      ? `The agent reported no final cost: the tokens of ${models} stay counted at $0 (total ${usd(final.finalCost)})`
+      : undefined;
+  if (unpricedModels.length > 0 || Math.abs(final.finalCost - runningCost) <= 0.0001)
+    return undefined;
+  return `The agent's final cost ${usd(final.finalCost)} (${final.source}) differs from the running cost ${usd(runningCost)} priced with the model catalog; the agent's figure is used`;
+}

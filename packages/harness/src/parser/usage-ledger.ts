@@ -45,6 +45,11 @@ export class UsageLedger {
   private readonly seen = new Map<string, TokenUsage>();
   private readonly unpriced = new Set<string>();
 
+  /** The models whose tokens were counted without a price (missing from the catalog). */
+  get unpricedModels(): readonly string[] {
+    return [...this.unpriced];
+  }
+
   constructor(private readonly models: ModelCatalog) {}
 
   /**

@@ -55,6 +55,11 @@ export function scanAndReport(
 /**
  * The codon-start announcement (reference §5.5 step 3): every tracked file as `created`, then the
  * tree. Returns the paths that really changed since the previous scan (for the checkpoint hint).
+ *
+ * `created` here means "exists as the codon starts", not "new": the original sends this shape and
+ * clients (sentinels, dashboards) rebuild their file view from it, so it is kept; the
+ * `source.kind: 'codon-start'` tells readers apart, and the CLI shows these files as tracked,
+ * never as created.
  */
 export function announceTrackedFiles(
   context: RuntimeContext,
@@ -111,7 +116,11 @@ function reportChanges(
         ...body,
         source,
       });
-      context.log.debug(`File change detected: agentRoot/${change.path} (${action})`);
+      context.log.debug(
+        source.kind === 'codon-start'
+          ? `Tracked at codon start: agentRoot/${change.path}`
+          : `File change detected: agentRoot/${change.path} (${action})`,
+      );
     }
   }
   return changed;

@@ -67,8 +67,34 @@ describe('buildPrompts()', () => {
       buildPrompts(config, missing as never, { hankDir: '/nowhere', ...paths }),
     ).rejects.toMatchObject({
       code: 'RUNTIME_PROMPT_UNREADABLE',
-      details: { ref: 'gone.md' },
+      details: { field: 'promptFile', ref: 'gone.md', path: '/nowhere/gone.md' },
     });
+  });
+
+  it('names the field, the reference and the absolute path looked for when a prompt is missing', async () => {
+    const hankDir = mkdtempSync(join(tmpdir(), 'prompts-'));
+    mkdirSync(join(hankDir, 'prompts'));
+    const config = hankConfigSchema.parse({
+      meta: { name: 'h', version: '1' },
+      hank: [
+        {
+          id: 'a',
+          name: 'A',
+          model: 'sonnet',
+          continuationMode: 'fresh',
+          promptFile: 'prompts/x.md',
+        },
+      ],
+    });
+    const failure = buildPrompts(config, config.hank[0] as never, { hankDir, ...paths });
+    await expect(failure).rejects.toMatchObject({ code: 'RUNTIME_PROMPT_UNREADABLE' });
+    await expect(failure).rejects.toThrow(
+      `promptFile prompts/x.md not found at ${join(hankDir, 'prompts/x.md')} (relative to the hank directory ${hankDir})`,
+    );
+    const directory = { ...(config.hank[0] as object), promptFile: 'prompts' };
+    await expect(buildPrompts(config, directory as never, { hankDir, ...paths })).rejects.toThrow(
+      `promptFile prompts is a directory (${join(hankDir, 'prompts')}), not a file`,
+    );
   });
 });
 

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import type { CodonConfig, HankConfig } from '@hankweave/types';
 import { RuntimeError } from '../errors.js';
 import { type PromptMetadata, splitFrontmatter } from './frontmatter.js';
@@ -36,7 +36,9 @@ export async function buildPrompts(
   let prompt: string;
   if (codon.promptFile !== undefined) {
     const bodies: string[] = [];
-    for (const [index, text] of (await readRefs(codon.promptFile, paths.hankDir)).entries()) {
+    for (const [index, text] of (
+      await readRefs('promptFile', codon.promptFile, paths.hankDir)
+    ).entries()) {
       const { body, metadata } = splitFrontmatter(text);
       if (index === 0) promptMetadata = metadata;
       bodies.push(body);
@@ -47,10 +49,10 @@ export async function buildPrompts(
   }
   const systemParts = [
     ...(config.globalSystemPromptFile !== undefined
-      ? await readRefs(config.globalSystemPromptFile, paths.hankDir)
+      ? await readRefs('globalSystemPromptFile', config.globalSystemPromptFile, paths.hankDir)
       : [config.globalSystemPromptText]),
     ...(codon.appendSystemPromptFile !== undefined
-      ? await readRefs(codon.appendSystemPromptFile, paths.hankDir)
+      ? await readRefs('appendSystemPromptFile', codon.appendSystemPromptFile, paths.hankDir)
       : [codon.appendSystemPromptText]),
   ]
     .filter((part): part is string => part !== undefined)
@@ -79,17 +81,34 @@ export function renderPromptText(
     .replaceAll('<%DATA_DIR%>', paths.dataDir);
 }
 
-async function readRefs(refs: string | string[], hankDir: string): Promise<string[]> {
+/** The hank.json fields that name prompt files, for the message of one that cannot be read. */
+type PromptField = 'promptFile' | 'globalSystemPromptFile' | 'appendSystemPromptFile';
+
+async function readRefs(
+  field: PromptField,
+  refs: string | string[],
+  hankDir: string,
+): Promise<string[]> {
   const list = Array.isArray(refs) ? refs : [refs];
   return Promise.all(
     list.map(async (ref) => {
+      // The absolute path is what was looked for: the user sees at once whether the reference
+      // or the hank directory is wrong.
+      const path = resolve(hankDir, ref);
       try {
-        return await readFile(join(hankDir, ref), 'utf8');
+        return await readFile(path, 'utf8');
       } catch (cause) {
+        const code = (cause as NodeJS.ErrnoException).code;
+        const what =
+          code === 'ENOENT'
+            ? `not found at ${path}`
+            : code === 'EISDIR'
+              ? `is a directory (${path}), not a file`
+              : `cannot be read at ${path} (${(cause as Error).message})`;
         throw new RuntimeError(
           'RUNTIME_PROMPT_UNREADABLE',
-          `Cannot read the prompt file ${ref} (in ${hankDir}): ${(cause as Error).message}. Check the path in hank.json`,
-          { cause, details: { ref, hankDir } },
+          `${field} ${ref} ${what} (relative to the hank directory ${hankDir})`,
+          { cause, details: { field, ref, path, hankDir } },
         );
       }
     }),

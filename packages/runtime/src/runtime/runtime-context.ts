@@ -137,7 +137,8 @@ export function reportError(
     context.log.debug(`After the forced shutdown: ${message}`);
     return;
   }
-  context.log.error(message);
+  if (options.severity === 'warning') context.log.warn(message);
+  else context.log.error(message);
   emit(context, 'error', {
     message,
     fatal: options.severity === 'fatal',
