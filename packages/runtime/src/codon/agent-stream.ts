@@ -1,4 +1,6 @@
 import type { AgentSession } from '@hankweave/harness';
+import { checkDataSource } from '../data-guard/codon-data-guard.js';
+import { apiRetryMessage } from '../preflight/api-retry-message.js';
 import type { PromptMetadata } from '../prompt/frontmatter.js';
 import { emit, info, type RuntimeContext, transition } from '../runtime/runtime-context.js';
 import { toolMayChangeFiles } from './agent-tools.js';
@@ -49,6 +51,10 @@ export async function consumeAgentEvents(
               toolUseId: event.data.toolUseId,
             }),
           );
+          // The user's data is never changed: the first change found stops the agent, and the
+          // codon fails with it (runAgent).
+          const after = `the ${event.data.toolName} tool call ${event.data.toolUseId}`;
+          if (await checkDataSource(attempt, after)) void session.kill('the data source changed');
         }
         break;
       case 'token.usage':
@@ -83,10 +89,7 @@ export async function consumeAgentEvents(
         }
         break;
       case 'api.retry':
-        info(
-          context,
-          `The agent retries an API call (attempt ${event.attempt ?? '?'}${event.maxRetries ? `/${event.maxRetries}` : ''}${event.errorStatus ? `, HTTP ${event.errorStatus}` : ''})`,
-        );
+        info(context, apiRetryMessage(event));
         break;
       case 'context.exceeded':
         contextExceeded = true;

@@ -1,4 +1,5 @@
 import type { FailureReason, RigOperation } from '@hankweave/types';
+import { dataSourceFailure, guardRigSetup } from '../data-guard/codon-data-guard.js';
 import { emit, info, reportError } from '../runtime/runtime-context.js';
 import type { CodonAttempt } from './codon-attempt.js';
 import { runRigSetup } from './rig-setup.js';
@@ -31,6 +32,8 @@ export async function prepareCodon(
       ? { commandTimeoutMs: context.settings.rigCommandTimeoutMs }
       : {}),
     signal: attempt.control.abort.signal,
+    // The user's data is checked after every rig operation (a command may write anywhere).
+    checkAfterOperation: await guardRigSetup(attempt),
     onOperation: (index, operation) =>
       info(context, `Rig operation ${index + 1}/${operations.length}: ${describe(operation)}`),
     onOutput: (stream, line, commandIndex) =>
@@ -56,6 +59,8 @@ export async function prepareCodon(
       );
     }
   }
+  const guarded = dataSourceFailure(attempt);
+  if (guarded) return { kind: 'failed', failureReason: guarded, exitCode: 1 };
   if (rig.fatal) {
     const type = operations[rig.fatal.index]?.type ?? 'rig';
     reportError(context, `Rig setup failed for codon '${codon.name}': ${rig.fatal.message}`, {

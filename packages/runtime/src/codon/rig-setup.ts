@@ -31,6 +31,12 @@ export interface RigSetupOptions {
   /** A line of command output, throttled to one per second per stream (the last is kept). */
   onOutput?: (stream: 'stdout' | 'stderr', line: string, commandIndex: number) => void;
   signal?: AbortSignal;
+  /**
+   * Called after each operation with what it was ("rig operation 2 (command 'make')"); a message
+   * fails that operation and ends the rig, even one that allows failure. The data guard: a rig
+   * step that changed the user's data (see `guardRigSetup`).
+   */
+  checkAfterOperation?: (operation: string) => Promise<string | undefined>;
 }
 
 export interface RigSetupResult {
@@ -77,6 +83,11 @@ export async function runRigSetup(options: RigSetupOptions): Promise<RigSetupRes
       };
     }
     if (!result.ok && (operation.allowFailure || options.ignoreFailures)) result.ignored = true;
+    const violation = await options.checkAfterOperation?.(
+      `rig operation ${index + 1} (${operation.type === 'copy' ? `copy to ${operation.copy.to}` : `command '${operation.command.run}'`})`,
+    );
+    if (violation)
+      result = { ...result, ok: false, ignored: false, message: violation, failureType: 'other' };
     results.push(result);
     if (!result.ok && !result.ignored)
       return { results, fatal: result, durationMs: Date.now() - started };

@@ -4,6 +4,11 @@ import { addTokenUsage, type FailureReason, type TokenUsage } from '@hankweave/t
 import { rememberLimits } from '../budget/budget-summary.js';
 import { BudgetWatchdog, describeExceeded } from '../budget/budget-watchdog.js';
 import { codonLimits } from '../budget/codon-budget.js';
+import {
+  checkDataSource,
+  dataSourceFailure,
+  openCodonDataGuard,
+} from '../data-guard/codon-data-guard.js';
 import { agentLogPath } from '../execution/layout.js';
 import { renderPromptText } from '../prompt/prompt-builder.js';
 import { emit, info, transition } from '../runtime/runtime-context.js';
@@ -39,6 +44,8 @@ export async function runAgent(
   start: Extract<StartResult, { kind: 'ready' }>,
 ): Promise<RunAgentResult> {
   const logPath = agentLogPath(attempt.context.layout, attempt.runId, attempt.codonId);
+  // The data source's baseline, unless the rig took it already.
+  await openCodonDataGuard(attempt);
   const watchdog = startWatchdog(attempt);
   try {
     return await runSessions(attempt, start, logPath, watchdog);
@@ -126,7 +133,12 @@ async function runSessions(
       ...(resumeSessionId ? { previousSessionId: resumeSessionId } : {}),
       ...(start.prompts.promptMetadata ? { promptMetadata: start.prompts.promptMetadata } : {}),
     });
-    const outcome = await session.outcome;
+    const ended = await session.outcome;
+    // A change to the data source fails the codon whatever the agent said (a background process
+    // may have written after the last tool result).
+    await checkDataSource(attempt, 'the agent ran (checked when its session ended)');
+    const guarded = dataSourceFailure(attempt);
+    const outcome = guarded ? { ...ended, failureReason: guarded } : ended;
     run = {
       outcome,
       contextExceeded:

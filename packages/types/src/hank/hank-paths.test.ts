@@ -141,6 +141,61 @@ describe('validateHank() paths under agentRoot', () => {
   });
 
   it.each([
+    ['read_only_data_source/**', 'invalid_path'],
+    ['./read_only_data_source/notes.md', 'invalid_path'],
+    ['src/../Read_Only_Data_Source/*.csv', 'invalid_path'],
+    ['**/read_only_data_source/**', 'invalid_path'],
+    ['{read_only_data_source,out}/**', 'invalid_path'],
+    ['!read_only_data_source/**', undefined],
+    ['read_only_data_source_notes/**', undefined],
+    ['out/data/**', undefined],
+  ])("refuses an outputFiles glob that takes the user's data: %j", (glob, code) => {
+    expect(errorsOf({ outputFiles: [{ copy: ['report.md', glob] }] })).toEqual(
+      code ? [`hank[0].outputFiles[0].copy[1] ${code}`] : [],
+    );
+  });
+
+  it.each([
+    'read_only_data_source/**',
+    './read_only_data_source/raw.csv',
+    'READ_ONLY_DATA_SOURCE',
+    '**/read_only_data_source/*',
+    '{read_only_data_source,out}/**',
+  ])('refuses the archive glob %j of a codon and of a loop', (glob) => {
+    const loop = {
+      type: 'loop',
+      id: 'l',
+      name: 'L',
+      terminateOn: { type: 'iterationLimit', limit: 2 },
+      codons: [codon({ onFailure: 'ignore', archiveOnSuccess: [glob] })],
+      archiveOnSuccess: ['drafts/**', glob],
+    };
+    expect(validateHank(hank([loop])).errors.map((issue) => `${issue.path} ${issue.code}`)).toEqual(
+      [
+        'hank[0].archiveOnSuccess[1] invalid_path',
+        'hank[0].codons[0].archiveOnSuccess[0] invalid_path',
+      ],
+    );
+  });
+
+  it('says why the data link is refused and what to write instead', () => {
+    const messages = validateHank(
+      hank([
+        codon({
+          outputFiles: [{ copy: ['read_only_data_source/**'] }],
+          archiveOnSuccess: ['read_only_data_source/*.csv'],
+          rigSetup: [{ type: 'copy', copy: { from: 'x', to: 'read_only_data_source/x' } }],
+        }),
+      ]),
+    ).errors.map((issue) => issue.message);
+    expect(messages).toEqual([
+      '"read_only_data_source/x" writes into read_only_data_source, the user\'s data; copy to another place in agentRoot',
+      '"read_only_data_source/**" takes files from read_only_data_source, the user\'s own data, which outputs never copy; name the files the codons write elsewhere in agentRoot',
+      '"read_only_data_source/*.csv" takes files from read_only_data_source: archiving moves files, which would delete the user\'s data; archive the files the codons write elsewhere in agentRoot',
+    ]);
+  });
+
+  it.each([
     ['log.md', undefined],
     ['reports/log.md', undefined],
     ['../rigArchive/log.md', undefined],

@@ -27,6 +27,20 @@ const HANKWEAVE_DIR = '.hankweave';
 const isAbsoluteLike = (path: string) => path.startsWith('/') || /^[a-zA-Z]:/.test(path);
 const firstSegmentIs = (path: string, name: string) =>
   path.split('/')[0]?.toLowerCase() === name.toLowerCase();
+/**
+ * True when a glob names the data link in any segment, alone or as a `{a,b}` alternative. The
+ * file resolver never lists the data link (at any depth), so such a glob can only be a mistake,
+ * and for archives a dangerous one.
+ */
+const globNamesDataLink = (glob: string) =>
+  (normalizeRelative(glob) ?? glob)
+    .split('/')
+    .flatMap((segment) =>
+      segment.startsWith('{') && segment.endsWith('}')
+        ? segment.slice(1, -1).split(',')
+        : [segment],
+    )
+    .some((name) => name.toLowerCase() === DATA_LINK_NAME);
 
 /** A file reference checked without the disk: its syntax, and no climbing above the hank dir. */
 export function checkRefLexically(ref: string, options: { tree?: boolean } = {}) {
@@ -87,9 +101,9 @@ export function checkCopyTarget(to: string): PathProblem | undefined {
 }
 
 /**
- * A glob under agentRoot (`checkpointedFiles`, `trackedFiles`, `outputFiles[].copy`): a leading
- * `!` negates; the rest must stay inside agentRoot. Backslashes escape glob characters, so they
- * are allowed.
+ * A glob under agentRoot (`checkpointedFiles`, `trackedFiles`; `outputFiles[].copy` through
+ * {@link checkOutputGlob}): a leading `!` negates; the rest must stay inside agentRoot.
+ * Backslashes escape glob characters, so they are allowed.
  */
 export function checkAgentGlob(pattern: string): PathProblem | undefined {
   const body = pattern.startsWith('!') ? pattern.slice(1) : pattern;
@@ -107,6 +121,22 @@ export function checkAgentGlob(pattern: string): PathProblem | undefined {
 }
 
 /**
+ * An `outputFiles[].copy` glob: an agentRoot glob that does not take files from the data link
+ * (the user's own data; outputs are what the codons made).
+ */
+export function checkOutputGlob(pattern: string): PathProblem | undefined {
+  const problem = checkAgentGlob(pattern);
+  if (problem) return problem;
+  if (!pattern.startsWith('!') && globNamesDataLink(pattern)) {
+    return {
+      code: 'invalid_path',
+      message: `takes files from ${DATA_LINK_NAME}, the user's own data, which outputs never copy; name the files the codons write elsewhere in agentRoot`,
+    };
+  }
+  return undefined;
+}
+
+/**
  * An `archiveOnSuccess` glob: relative to agentRoot with no `..` at all (reference §1.3), and not
  * in the data link, since archiving moves the files away.
  */
@@ -115,10 +145,10 @@ export function checkArchiveGlob(glob: string): PathProblem | undefined {
   if (isAbsoluteLike(glob) || glob.split('/').includes('..')) {
     return { code: 'invalid_path', message: 'must be relative to agentRoot without ".."' };
   }
-  if (firstSegmentIs(normalizeRelative(glob) ?? '', DATA_LINK_NAME)) {
+  if (globNamesDataLink(glob)) {
     return {
       code: 'invalid_path',
-      message: `would move the user's data out of ${DATA_LINK_NAME}; archive files the codons made`,
+      message: `takes files from ${DATA_LINK_NAME}: archiving moves files, which would delete the user's data; archive the files the codons write elsewhere in agentRoot`,
     };
   }
   return undefined;
@@ -254,7 +284,7 @@ export function checkHankPaths(
     }
     for (const [index, output] of (codon.outputFiles ?? []).entries()) {
       for (const [globIndex, glob] of output.copy.entries()) {
-        const problem = checkAgentGlob(glob);
+        const problem = checkOutputGlob(glob);
         if (problem) report([...path, 'outputFiles', index, 'copy', globIndex], glob, problem);
       }
     }

@@ -1,0 +1,56 @@
+// The data guard's cost per check (issue 20): a stat walk of the data source and the diff with its
+// baseline, as run after every tool call that may change files and after every rig operation.
+// Data: 10,000 small files in 100 directories, reached through a symlink as in an execution.
+// Baseline in the same run: GNU find printing the same stat fields for every entry (a native stat
+// walk), as a ratio. Run: pnpm --filter @hankweave/runtime build && node bench/data-guard.bench.mjs
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { diffFingerprints, takeFingerprint } from '../dist/internals.js';
+
+const DIRECTORIES = 100;
+const FILES_PER_DIRECTORY = 100;
+const CHECKS = 30;
+
+const root = mkdtempSync(join(tmpdir(), 'data-guard-bench-'));
+try {
+  const data = join(root, 'data');
+  for (let dir = 0; dir < DIRECTORIES; dir++) {
+    mkdirSync(join(data, `dir-${dir}`), { recursive: true });
+    for (let file = 0; file < FILES_PER_DIRECTORY; file++) {
+      writeFileSync(join(data, `dir-${dir}`, `file-${file}.txt`), `row ${dir},${file}\n`);
+    }
+  }
+  const link = join(root, 'read_only_data_source');
+  symlinkSync(data, link);
+
+  const baseline = takeFingerprint(link);
+  // Warm the code paths and the inode cache, as a running codon has.
+  for (let index = 0; index < 3; index++) diffFingerprints(baseline, takeFingerprint(link));
+  const times = [];
+  for (let index = 0; index < CHECKS; index++) {
+    const started = performance.now();
+    const changes = diffFingerprints(baseline, takeFingerprint(link));
+    times.push(performance.now() - started);
+    if (changes.length !== 0) throw new Error(`unexpected changes: ${JSON.stringify(changes)}`);
+  }
+  const native = [];
+  for (let index = 0; index < CHECKS; index++) {
+    const started = performance.now();
+    execFileSync('find', ['-L', link, '-printf', '%P %y %s %T@ %C@ %i\n'], {
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    native.push(performance.now() - started);
+  }
+  const medianOf = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const median = medianOf(times);
+  const p95 = [...times].sort((a, b) => a - b)[Math.floor(times.length * 0.95)];
+  const nativeMedian = medianOf(native);
+  console.log(
+    `data guard, ${baseline.entries.size - 1} entries: median ${median.toFixed(1)} ms per check, p95 ${p95.toFixed(1)} ms (${CHECKS} checks); native find ${nativeMedian.toFixed(1)} ms (process start included): ${(median / nativeMedian).toFixed(2)}x`,
+  );
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}
