@@ -1,6 +1,8 @@
-import { Command, Option } from 'commander';
+import { existsSync } from 'node:fs';
+import { Argument, Command, Option } from 'commander';
 import { attachCommand } from './commands/attach.js';
 import { checkpointsCommand } from './commands/checkpoints.js';
+import { COMPLETION_SHELLS, completionCommand } from './commands/completion.js';
 import { diffCommand } from './commands/diff.js';
 import { eventsCommand } from './commands/events.js';
 import { initCommand } from './commands/init.js';
@@ -12,18 +14,27 @@ import { sessionsCommand } from './commands/sessions.js';
 import { statusCommand } from './commands/status.js';
 import { validateCommand } from './commands/validate.js';
 import { CliError } from './output/cli-error.js';
+import { closestCommand, commandHint } from './output/command-hint.js';
 import type { Terminal } from './output/terminal.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-const EPILOG = `
+/** The help's examples, written the way the CLI was started (`pnpm hankweave` from the root). */
+function epilog(): string {
+  const examples: [string, string][] = [
+    ['init my-hank', 'scaffold a sample hank'],
+    ['my-hank --scripted-model my-hank/model-script.json', 'run it offline (dry run)'],
+    ['hank.json ./data', 'run a hank on a data directory'],
+    ['--execution <dir>', 'resume an execution'],
+    ['status -e <dir>', 'inspect it (also: events, checkpoints, diff)'],
+    ['rollback summarize -e <dir>', "restore the files of a codon's checkpoint"],
+    ['completion bash', 'shell completion (bash, zsh, fish)'],
+  ];
+  const lines = examples.map(([words, what]) => [commandHint(words), what] as const);
+  const width = Math.max(...lines.map(([command]) => command.length)) + 3;
+  return `
 Examples:
-  hankweave init my-hank                                   scaffold a sample hank
-  hankweave my-hank --scripted-model my-hank/model-script.json   run it offline (dry run)
-  hankweave hank.json ./data                               run a hank on a data directory
-  hankweave --execution <dir>                              resume an execution
-  hankweave status -e <dir>                                inspect it (also: events, checkpoints, diff)
-  hankweave rollback summarize -e <dir>                    restore the files of a codon's checkpoint
+${lines.map(([command, what]) => `  ${command.padEnd(width)}${what}`).join('\n')}
 
 Dry runs: --scripted-model starts a local model that answers from a JSON script; the real Claude
 Code agent runs real tools in the execution, with no network and no API key. A dry run is sandboxed
@@ -38,6 +49,7 @@ HANKWEAVE_RUNTIME_<KEY> variables < flags; \`hankweave validate -v <hank>\` show
 Environment: HANKWEAVE_RUNTIME_EXECUTION_BASE_DIR (where managed executions live, default
 ~/.hankweave-executions), NO_COLOR / FORCE_COLOR, HANKWEAVE_DEBUG=1 (stack traces),
 HANKWEAVE_CLAUDE_PATH (the claude executable), ANTHROPIC_API_KEY (real runs).`;
+}
 
 /** Options every command that works on an existing execution takes. */
 function executionOptions(command: Command): Command {
@@ -66,7 +78,7 @@ export function buildProgram(
     .helpOption('-h, --help', 'show help')
     .enablePositionalOptions()
     .showSuggestionAfterError()
-    .showHelpAfterError('(run hankweave --help for the options)')
+    .showHelpAfterError(`(run ${commandHint('--help')} for the options)`)
     .exitOverride()
     .argument('[hank]', 'hank.json, or a directory holding one')
     .argument(
@@ -127,7 +139,7 @@ export function buildProgram(
       'also serve the WebSocket protocol on 127.0.0.1 (0 = any free port; the token is in runtime.lock)',
     )
     .option('--attach', 'watch a running execution (-e or --data) read-only from another terminal')
-    .addHelpText('after', EPILOG)
+    .addHelpText('after', epilog)
     .action(
       async (
         hank: string | undefined,
@@ -147,6 +159,7 @@ export function buildProgram(
           );
           return;
         }
+        if (hank !== undefined) refuseMistypedCommand(program, hank);
         done(
           await runCommand(
             terminal,
@@ -342,10 +355,42 @@ export function buildProgram(
         throw new CliError(
           'CLI_USAGE',
           `\`hankweave ${name}\` is not a command`,
-          `List the runs with \`hankweave sessions\` (alias \`ls\`); to run a hank in a directory called ${name}, write \`hankweave ./${name}\`.`,
+          `List the runs with \`${commandHint('sessions')}\` (alias \`ls\`); to run a hank in a directory called ${name}, write \`${commandHint(`./${name}`)}\`.`,
         );
       });
   }
 
+  program
+    .command('completion')
+    .description('print a shell completion script (bash, zsh or fish) for hankweave')
+    .addArgument(new Argument('<shell>', 'the shell').choices(COMPLETION_SHELLS))
+    .addHelpText(
+      'after',
+      `
+Load it:  source <(hankweave completion bash)      (add the line to ~/.bashrc)
+          source <(hankweave completion zsh)       (add the line to ~/.zshrc)
+          hankweave completion fish > ~/.config/fish/completions/hankweave.fish`,
+    )
+    .action((shell: string) => done(completionCommand(terminal, program, shell)));
+
   return program;
+}
+
+/**
+ * The first positional is a hank path, so a mistyped subcommand (`hankweave statsu`) would be
+ * run as a hank named "statsu". When no such file or directory exists and the word is close to
+ * a subcommand, say which one was meant instead.
+ */
+function refuseMistypedCommand(program: Command, word: string): void {
+  if (existsSync(word)) return;
+  const names = program.commands
+    .filter((command) => !(command.name() === 'list' || command.name() === 'executions'))
+    .flatMap((command) => [command.name(), ...command.aliases()]);
+  const meant = closestCommand(word, names);
+  if (!meant) return;
+  throw new CliError(
+    'CLI_USAGE',
+    `\`${word}\` is not a command, and no file or directory ${word} exists`,
+    `Did you mean \`${commandHint(meant)}\`? (\`${commandHint('--help')}\` lists the commands.)`,
+  );
 }

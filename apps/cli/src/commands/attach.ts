@@ -1,6 +1,7 @@
 import { connectHankweave } from '@hankweave/runtime';
 import { type ExecutionSelector, findExecution, liveLock } from '../execution/find-execution.js';
 import { CliError } from '../output/cli-error.js';
+import { commandHint } from '../output/command-hint.js';
 import type { CliEvent } from '../output/describe-event.js';
 import type { Terminal } from '../output/terminal.js';
 import { printEvent } from './events.js';
@@ -43,7 +44,7 @@ export async function attachCommand(
     throw new CliError(
       'CLI_FAILED',
       `Cannot attach to ${url}: ${(error as Error).message}`,
-      'Check that the run is still going (`hankweave status`) and that you can read runtime.lock.',
+      `Check that the run is still going (\`${commandHint('status', '-e', '<dir>')}\`) and that you can read runtime.lock.`,
     );
   }
   // Diagnostics go to stderr, so `--json` keeps stdout to events only.

@@ -1,5 +1,6 @@
 import { type ExecutionSelector, findExecution } from '../execution/find-execution.js';
 import { openCheckpointsReadOnly } from '../execution/open-inspection.js';
+import { commandHint } from '../output/command-hint.js';
 import { dateTime, fit, shortSha } from '../output/format.js';
 import type { Terminal } from '../output/terminal.js';
 
@@ -64,7 +65,7 @@ export async function checkpointsCommand(
     }
     terminal.out(
       style.dim(
-        `${list.length} checkpoint(s); * = HEAD${head.branch ? ` (on ${head.branch})` : ' (detached after a rollback)'}. Compare two with \`hankweave diff <a> <b>\`, restore one with \`hankweave rollback <sha>\`.`,
+        `${list.length} checkpoint(s); * = HEAD${head.branch ? ` (on ${head.branch})` : ' (detached after a rollback)'}. Compare two with \`${commandHint('diff', '<a>', '<b>')}\`, restore one with \`${commandHint('rollback', '<sha>')}\`.`,
       ),
     );
     return 0;

@@ -3,6 +3,7 @@ import { type ResolvedRef, resolveCheckpointRef } from '../execution/checkpoint-
 import { type ExecutionSelector, findExecution } from '../execution/find-execution.js';
 import { openCheckpointsReadOnly, readExecutionState } from '../execution/open-inspection.js';
 import { CliError } from '../output/cli-error.js';
+import { commandHint } from '../output/command-hint.js';
 import type { Style, Terminal } from '../output/terminal.js';
 
 export interface DiffOptions extends ExecutionSelector {
@@ -35,7 +36,7 @@ export async function diffCommand(
         throw new CliError(
           'CLI_NOT_FOUND',
           `${to.label} has no parent checkpoint to compare with`,
-          'Pass two references: `hankweave diff <a> <b>`.',
+          `Pass two references: \`${commandHint('diff', '<a>', '<b>')}\`.`,
         );
       from = { sha: parent, label: `${parent.slice(0, 7)} (its parent)` };
     } else {

@@ -6,6 +6,7 @@ import { JOURNALED_EVENT_TYPES, suggestKey } from '@hankweave/types';
 import { type ExecutionSelector, findExecution } from '../execution/find-execution.js';
 import { journalPath, readExecutionState } from '../execution/open-inspection.js';
 import { CliError } from '../output/cli-error.js';
+import { commandHint } from '../output/command-hint.js';
 import { type CliEvent, describeEvent, eventCodonId } from '../output/describe-event.js';
 import { fit } from '../output/format.js';
 import type { Terminal } from '../output/terminal.js';
@@ -103,7 +104,7 @@ function parseTail(value: string | undefined): number {
     throw new CliError(
       'CLI_USAGE',
       `--tail expects a number of events (0 or "all" for every event), got ${value}`,
-      'Example: hankweave events -n 50',
+      `Example: ${commandHint('events', '-n', '50')}`,
     );
   return count;
 }

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { SAMPLE_DATA_DIR, sampleHankFiles } from '../init/sample-hank.js';
 import { CliError } from '../output/cli-error.js';
+import { commandHint, detectLauncher } from '../output/command-hint.js';
 import { shellArg } from '../output/summary.js';
 import type { Terminal } from '../output/terminal.js';
 
@@ -21,11 +22,17 @@ export function initCommand(
     throw new CliError(
       'CLI_USAGE',
       `${dir} is not empty`,
-      'Pass a new or empty directory (`hankweave init my-hank`), or --force to write the sample files into it anyway.',
+      `Pass a new or empty directory (\`${commandHint('init', 'my-hank')}\`), or --force to write the sample files into it anyway.`,
     );
   }
   const name = basename(dir).replace(/[^\w.-]+/g, '-') || 'my-hank';
-  const files = sampleHankFiles(name);
+  // The scaffold's README names a CLI that works from the hank's own directory: the repository's
+  // root script only works inside the repository, so it gets the CLI's full path instead.
+  const cli =
+    detectLauncher() === 'pnpm-root'
+      ? `node ${shellArg(process.argv[1] ?? 'hankweave')}`
+      : commandHint();
+  const files = sampleHankFiles(name, cli);
   for (const [path, content] of Object.entries(files)) {
     const target = join(dir, path);
     mkdirSync(dirname(target), { recursive: true });
@@ -42,10 +49,10 @@ export function initCommand(
     'Run it offline now (the real Claude Code agent, answered by a local scripted model):',
   );
   terminal.out(
-    `    ${style.bold(`hankweave ${arg} ${data} --scripted-model ${shellArg(join(shown, 'model-script.json'))}`)}`,
+    `    ${style.bold(commandHint(arg, data, '--scripted-model', shellArg(join(shown, 'model-script.json'))))}`,
   );
   terminal.out('Run it for real (needs ANTHROPIC_API_KEY):');
-  terminal.out(`    hankweave ${arg} ${data}`);
+  terminal.out(`    ${commandHint(arg, data)}`);
   terminal.out(
     style.dim(
       `The data is ${join(shown, SAMPLE_DATA_DIR)}: edit the prompts freely, the next run resumes the same execution.`,

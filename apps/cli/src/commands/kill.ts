@@ -1,8 +1,8 @@
 import { type KillResult, killSession, RuntimeError } from '@hankweave/runtime';
 import { SessionRegistry } from '@hankweave/sessions';
 import { CliError } from '../output/cli-error.js';
+import { commandHint, shellArg } from '../output/command-hint.js';
 import { formatDuration } from '../output/format.js';
-import { shellArg } from '../output/summary.js';
 import type { Terminal } from '../output/terminal.js';
 import { resolveSessionKey } from '../sessions/resolve-session-key.js';
 import {
@@ -66,7 +66,7 @@ function printKill(
 ): void {
   const { style } = terminal;
   const resume = executionDir
-    ? `Resume it with \`hankweave --execution ${shellArg(executionDir)}\`.`
+    ? `Resume it with \`${commandHint('--execution', shellArg(executionDir))}\`.`
     : undefined;
   const via = target === result.key ? '' : ` (through its pipeline ${target})`;
   switch (result.outcome) {
@@ -80,7 +80,7 @@ function printKill(
         `${style.yellow('Forced')} ${result.key}${via}: pid ${result.pid} ignored SIGTERM and was killed (SIGKILL); marked ${status ?? 'killed'}.`,
       );
       terminal.out(
-        `${style.dim('→')} Its last codon was cut off; \`hankweave status -e ${executionDir ? shellArg(executionDir) : '<dir>'}\` shows it, and resuming recovers it.`,
+        `${style.dim('→')} Its last codon was cut off; \`${commandHint('status', '-e', executionDir ? shellArg(executionDir) : '<dir>')}\` shows it, and resuming recovers it.`,
       );
       return;
     case 'already-dead':
@@ -100,12 +100,11 @@ function asKillCliError(error: unknown): unknown {
   if (!RuntimeError.is(error) || error.code !== 'RUNTIME_INVALID_OPTION') return error;
   const reason = (error.details as { reason?: string }).reason;
   const hints: Record<string, string> = {
-    'pid-not-owner':
-      '`hankweave sessions --check` marks the session if its runtime has died; `hankweave status -e <execution>` shows who holds the execution.',
-    'other-host': 'Run `hankweave kill` on the machine that runs it.',
-    'no-pid': '`hankweave sessions --check` reports whether it is still alive.',
-    'not-permitted': 'Run `hankweave kill` as the user that started the run.',
-    'unknown-session': 'List the sessions with `hankweave sessions --all`.',
+    'pid-not-owner': `\`${commandHint('sessions', '--check')}\` marks the session if its runtime has died; \`${commandHint('status', '-e', '<execution>')}\` shows who holds the execution.`,
+    'other-host': `Run \`${commandHint('kill')}\` on the machine that runs it.`,
+    'no-pid': `\`${commandHint('sessions', '--check')}\` reports whether it is still alive.`,
+    'not-permitted': `Run \`${commandHint('kill')}\` as the user that started the run.`,
+    'unknown-session': `List the sessions with \`${commandHint('sessions', '--all')}\`.`,
   };
   const hint = reason ? hints[reason] : undefined;
   return hint && error instanceof Error ? new CliError('CLI_FAILED', error.message, hint) : error;

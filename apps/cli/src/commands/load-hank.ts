@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { type JsonSyntaxProblem, parseJsonWithLocation } from '@hankweave/types';
 import { CliError } from '../output/cli-error.js';
+import { commandHint } from '../output/command-hint.js';
 
 /** Where hank.json is, given a path to it or to its directory. */
 export function resolveHankPath(pathOrDir: string): string {
@@ -10,7 +11,7 @@ export function resolveHankPath(pathOrDir: string): string {
     throw new CliError(
       'CLI_NOT_FOUND',
       `${pathOrDir} does not exist`,
-      'Pass a hank.json file or a directory that contains one (try `hankweave init` for a sample).',
+      `Pass a hank.json file or a directory that contains one (try \`${commandHint('init')}\` for a sample).`,
     );
   }
   const file = statSync(absolute).isDirectory() ? join(absolute, 'hank.json') : absolute;
@@ -18,7 +19,7 @@ export function resolveHankPath(pathOrDir: string): string {
     throw new CliError(
       'CLI_NOT_FOUND',
       `${absolute} has no hank.json`,
-      'Pass the path of a hank.json, or run `hankweave init` to scaffold one.',
+      `Pass the path of a hank.json, or run \`${commandHint('init')}\` to scaffold one.`,
     );
   }
   return file;

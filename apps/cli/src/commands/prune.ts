@@ -1,5 +1,6 @@
 import { pruneSessions } from '@hankweave/runtime';
 import { sessionLayout } from '@hankweave/sessions';
+import { commandHint, shellArg } from '../output/command-hint.js';
 import type { Terminal } from '../output/terminal.js';
 import { exactBytes, formatBytes } from '../sessions/format-bytes.js';
 import {
@@ -52,7 +53,11 @@ export async function pruneCommand(
     terminal.out(
       `Nothing to prune: no ${statuses.join(' or ')} session ended more than ${olderThan} ago in ${sessionLayout(projectDir).registryFile}.`,
     );
-    terminal.out(style.dim('→ --older-than 0s selects every ended session; --status adds others.'));
+    terminal.out(
+      style.dim(
+        `→ Every ended session: ${commandHint('prune', ...pruneArgs({ ...options, olderThan: '0s' }))} (--status adds others).`,
+      ),
+    );
     return 0;
   }
   terminal.out(
@@ -69,12 +74,28 @@ export async function pruneCommand(
   for (const skip of result.skipped) terminal.out(style.dim(`  kept ${skip.path}: ${skip.reason}`));
   const total = `${formatBytes(result.freedBytes)} (${exactBytes(result.freedBytes)} bytes)`;
   terminal.out(result.dryRun ? `Would free ${total}.` : `Freed ${total}.`);
-  if (result.dryRun) terminal.out(style.dim('→ Run it again without --dry-run to remove them.'));
+  if (result.dryRun)
+    terminal.out(
+      style.dim(
+        `→ To remove them: ${commandHint('prune', ...pruneArgs({ ...options, dryRun: false }))}`,
+      ),
+    );
   if (!options.executions)
     terminal.out(
       style.dim(
-        '→ Execution directories were kept; add --executions to remove them (with their backups and dry-run agent config dirs).',
+        `→ Execution directories were kept; to remove them too (with their backups and dry-run agent config dirs): ${commandHint('prune', ...pruneArgs({ ...options, executions: true }))}`,
       ),
     );
   return 0;
+}
+
+/** The flags of a prune command line, so a suggested variant can be copied as is. */
+function pruneArgs(options: PruneOptions): string[] {
+  return [
+    ...(options.olderThan !== undefined ? ['--older-than', shellArg(options.olderThan)] : []),
+    ...(options.status ?? []).flatMap((status) => ['--status', shellArg(status)]),
+    ...(options.executions ? ['--executions'] : []),
+    ...(options.dryRun ? ['--dry-run'] : []),
+    ...(options.base !== undefined ? ['--base', shellArg(options.base)] : []),
+  ];
 }

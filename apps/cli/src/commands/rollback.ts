@@ -4,10 +4,10 @@ import { parseRef } from '../execution/checkpoint-ref.js';
 import { type ExecutionSelector, findExecution, liveLock } from '../execution/find-execution.js';
 import { readExecutionState, readMeta } from '../execution/open-inspection.js';
 import { CliError } from '../output/cli-error.js';
+import { commandHint, shellArg } from '../output/command-hint.js';
 import { describeEvent } from '../output/describe-event.js';
 import { shortSha } from '../output/format.js';
 import { logTo } from '../output/run-view.js';
-import { shellArg } from '../output/summary.js';
 import type { Terminal } from '../output/terminal.js';
 
 export interface RollbackOptions extends ExecutionSelector {
@@ -58,6 +58,8 @@ export async function rollbackCommand(
     dataPath,
     executionDir,
     autostart: false,
+    // A rollback runs no agent: no credentials or API are needed.
+    preflight: false,
     force: options.force === true,
     logger: {
       warn: (message) => logTo(terminal, 'warn', message),
@@ -84,8 +86,10 @@ export async function rollbackCommand(
     terminal.out(
       `${style.green('✓')} Rolled back to ${result.codonId ?? 'the initial checkpoint'} ${style.yellow(shortSha(result.sha))} (new run ${result.toRun}); the tracked files in agentRoot/ are restored.`,
     );
-    terminal.out(style.dim(`Continue from there: hankweave --execution ${shellArg(executionDir)}`));
-    terminal.out(style.dim(`Inspect: hankweave status -e ${shellArg(executionDir)}`));
+    terminal.out(
+      style.dim(`Continue from there: ${commandHint('--execution', shellArg(executionDir))}`),
+    );
+    terminal.out(style.dim(`Inspect: ${commandHint('status', '-e', shellArg(executionDir))}`));
   }
   return 0;
 }
@@ -105,7 +109,7 @@ function toCommand(
     throw new CliError(
       'CLI_USAGE',
       `${target} is not a codon of this execution, last-success, or a checkpoint sha`,
-      'See the choices with `hankweave checkpoints` (shas) and `hankweave status` (codon ids).',
+      `See the choices with \`${commandHint('checkpoints')}\` (shas) and \`${commandHint('status')}\` (codon ids).`,
     );
   }
   return { type: 'rollback.toCheckpoint', data: { checkpointSha: parsed.ref.toLowerCase() } };

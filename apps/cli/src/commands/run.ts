@@ -8,6 +8,7 @@ import {
   type ShutdownReason,
 } from '@hankweave/runtime';
 import { CliError } from '../output/cli-error.js';
+import { shellArg } from '../output/command-hint.js';
 import { LiveView } from '../output/live-view.js';
 import { JsonView, PlainView, type RunView } from '../output/run-view.js';
 import { printSummary } from '../output/summary.js';
@@ -222,6 +223,10 @@ export async function runCommand(
         exitCode: exit.exitCode,
         reason: exit.reason as ShutdownReason,
         elapsedMs: Date.now() - startedAt,
+        // A dry run resumes on its script: the Resume line must carry it to work as printed.
+        resumeFlags: options.scriptedModel
+          ? ['--scripted-model', shellArg(resolve(options.scriptedModel))]
+          : [],
       },
       view.summaryToStderr,
     );

@@ -1,5 +1,6 @@
 import { checkAndRepairSessions, listSessions } from '@hankweave/runtime';
 import { sessionLayout } from '@hankweave/sessions';
+import { commandHint } from '../output/command-hint.js';
 import type { Terminal } from '../output/terminal.js';
 import { askYesNo } from '../run/confirm.js';
 import { type DeclinedKill, printCheck, unfixedCount } from '../sessions/check-report.js';
@@ -71,7 +72,7 @@ async function listCommand(
       terminal.out(`No sessions in ${registryFile}.`);
       terminal.out(
         style.dim(
-          `Every run of \`hankweave <hank>\` whose execution lives in ${projectDir} records itself there; for another executions directory pass --base <dir> (or set HANKWEAVE_RUNTIME_EXECUTION_BASE_DIR).`,
+          `Every run of \`${commandHint('<hank>')}\` whose execution lives in ${projectDir} records itself there; for another executions directory pass --base <dir> (or set HANKWEAVE_RUNTIME_EXECUTION_BASE_DIR).`,
         ),
       );
     } else {

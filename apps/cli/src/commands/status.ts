@@ -3,10 +3,11 @@ import { executionThread, latestRun, totalCost } from '@hankweave/state';
 import { type ExecutionSelector, findExecution, liveLock } from '../execution/find-execution.js';
 import { readExecutionState, readMeta } from '../execution/open-inspection.js';
 import { budgetLine } from '../output/budget-line.js';
-import { codonRows, countByStatus } from '../output/codon-rows.js';
-import { dateTime, formatCost, shortSha } from '../output/format.js';
+import { codonRows, costBreakdown, countByStatus } from '../output/codon-rows.js';
+import { commandHint, shellArg } from '../output/command-hint.js';
+import { dateTime, shortSha } from '../output/format.js';
 import { formatRow, rowLayout } from '../output/row-format.js';
-import { shellArg } from '../output/summary.js';
+import { describeCost } from '../output/summary.js';
 import type { Terminal } from '../output/terminal.js';
 
 /** `hankweave status`: where the execution is, whether it runs, its runs and codons. Read-only. */
@@ -43,6 +44,8 @@ export async function statusCommand(
         nextCodonId: thread.nextCodonId,
         lastSuccess: lastSuccess ?? null,
         totalCost: totalCost(state),
+        // What totalCost covers: every record of every run, agents and sentinels.
+        cost: costBreakdown(state),
       }),
     );
     return 0;
@@ -71,11 +74,11 @@ export async function statusCommand(
   terminal.out(
     `${label('Last success')}${lastSuccess ? `completed:${lastSuccess.codonId} ${shortSha(lastSuccess.sha)}` : '(none)'}`,
   );
-  terminal.out(`${label('Total cost')}${formatCost(totalCost(state))}`);
+  terminal.out(`${label('Cost')}${describeCost(costBreakdown(state))}`);
   const budget = budgetLine(rows);
   if (budget) terminal.out(`${label('Budget')}${style.yellow(budget)}`);
   if (!lock && thread.nextCodonId)
-    terminal.out(style.dim(`Continue with: hankweave --execution ${shellArg(executionDir)}`));
+    terminal.out(style.dim(`Continue with: ${commandHint('--execution', shellArg(executionDir))}`));
   if (!meta)
     terminal.err(
       style.yellow(`! ${executionLayout(executionDir).metaFile} is missing or unreadable`),

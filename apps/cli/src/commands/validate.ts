@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type HankConfig, type HankIssue, isLoopConfig, validateHank } from '@hankweave/types';
 import { printBudgetTable } from '../output/budget-table.js';
+import { commandHint, shellArg } from '../output/command-hint.js';
 import type { Terminal } from '../output/terminal.js';
 import {
   printRuntimeConfig,
@@ -33,10 +34,16 @@ export function validateCommand(
     return 1;
   }
   const { config, hankDir } = read;
-  const result = validateHank(config, { hankDir, hankPath });
   // A bad hankweave.json fails validation as it would fail the run; -v also lists each setting
   // a run would use and where it came from (reference §1.10).
   const resolved = resolveCliRuntimeConfig(options.flags ?? {}, config);
+  // `-m` (or the configured model) replaces every codon's model before a run validates the hank,
+  // so `hankweave hank.json -m opus -v` judges the hank the run would get.
+  const model = resolved.get('model');
+  const result = validateHank(typeof model === 'string' ? withModel(config, model) : config, {
+    hankDir,
+    hankPath,
+  });
   const runtimeConfig = options.verbose ? resolved : undefined;
   const outputWarning =
     result.config && nonEmptyOutputWarning(result.config, resolved.get('outputDirectory'));
@@ -79,7 +86,21 @@ export function validateCommand(
     return 1;
   }
   terminal.out(style.green(`✓ ${hankPath} is valid`));
+  terminal.out(style.dim(`→ Run it: ${commandHint(shellArg(hankArg), '<data>')}`));
   return 0;
+}
+
+/** A copy of the parsed hank with every codon's model set to `model` (what a run does with -m). */
+function withModel(config: unknown, model: string): unknown {
+  const copy = structuredClone(config) as { hank?: unknown };
+  if (!Array.isArray(copy?.hank)) return copy;
+  for (const item of copy.hank as Record<string, unknown>[]) {
+    if (item?.type === 'loop' && Array.isArray(item.codons)) {
+      for (const codon of item.codons as Record<string, unknown>[])
+        if (codon && typeof codon === 'object') codon.model = model;
+    } else if (item && typeof item === 'object') item.model = model;
+  }
+  return copy;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { CheckpointEngine } from '@hankweave/checkpoints';
 import { executionThread } from '@hankweave/state';
 import { type CodonExecution, HankweaveError, type HankweaveState } from '@hankweave/types';
 import { CliError } from '../output/cli-error.js';
+import { commandHint } from '../output/command-hint.js';
 
 /** Checkpoint kinds a `codon:type` reference may name; `start` and `end` are the seed's aliases. */
 export const CODON_CHECKPOINT_TYPES = [
@@ -125,7 +126,7 @@ export async function resolveCheckpointRef(
     throw new CliError(
       'CLI_NOT_FOUND',
       `Codon ${parsed.codonId} has no ${parsed.type} checkpoint`,
-      `List its checkpoints with \`hankweave checkpoints --codon ${parsed.codonId}\`.`,
+      `List its checkpoints with \`${commandHint('checkpoints', '--codon', parsed.codonId)}\`.`,
     );
   }
   try {
@@ -136,7 +137,7 @@ export async function resolveCheckpointRef(
       throw new CliError(
         'CLI_NOT_FOUND',
         `${parsed.ref} is neither a codon of this execution nor a checkpoint sha`,
-        `Use a codon id (${knownCodonIds(state).slice(0, 6).join(', ')}…), codon:type, or a sha from \`hankweave checkpoints\`.`,
+        `Use a codon id (${knownCodonIds(state).slice(0, 6).join(', ')}…), codon:type, or a sha from \`${commandHint('checkpoints')}\`.`,
       );
     }
     throw error;

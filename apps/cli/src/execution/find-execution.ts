@@ -4,6 +4,7 @@ import { defaultExecutionBaseDir, executionLayout, findNewestExecution } from '@
 import { isPidAlive, LOCK_STALE_AFTER_MS, readRuntimeLock } from '@hankweave/state';
 import type { RuntimeLock } from '@hankweave/types';
 import { CliError } from '../output/cli-error.js';
+import { commandHint } from '../output/command-hint.js';
 
 /** An execution found for some data (the runtime's `ExecutionMatch`, not exported by name). */
 type ExecutionMatch = NonNullable<Awaited<ReturnType<typeof findNewestExecution>>>;
@@ -28,7 +29,7 @@ export function defaultDataOf(hankDir: string): string {
  * the prompts and hank.json are part of the data hash then.
  */
 export function hankDirectoryDataWarning(hankDir: string): string {
-  return `The data is the hank directory itself (${hankDir}), so editing a prompt or hank.json changes the data and a later run will not resume this execution. Keep the data in its own folder (e.g. ${join(hankDir, 'data')}) and pass it: hankweave <hank> <data>`;
+  return `The data is the hank directory itself (${hankDir}), so editing a prompt or hank.json changes the data and a later run will not resume this execution. Keep the data in its own folder (e.g. ${join(hankDir, 'data')}) and pass it: ${commandHint('<hank>', '<data>')}`;
 }
 
 /**
@@ -82,7 +83,7 @@ export async function findExecution(
   throw new CliError(
     'CLI_NOT_FOUND',
     `No execution found for the data ${data} in ${baseDir}`,
-    `Pass -e <execution dir>, or --data <the data the hank ran on>${selector.data === undefined ? ' (the default is the current directory)' : ''}. Run a hank first with \`hankweave <hank> <data>\`.`,
+    `Pass -e <execution dir>, or --data <the data the hank ran on>${selector.data === undefined ? ' (the default is the current directory)' : ''}. Run a hank first with \`${commandHint('<hank>', '<data>')}\`.`,
   );
 }
 

@@ -7,7 +7,7 @@ export const SAMPLE_DATA_DIR = 'data';
  * the same session), its prompts, its data in `data/` (run with that folder as the data), and a
  * model script that runs it offline.
  */
-export function sampleHankFiles(name: string): Record<string, string> {
+export function sampleHankFiles(name: string, cli = 'hankweave'): Record<string, string> {
   const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
   return {
     'hank.json': json({
@@ -126,17 +126,17 @@ writes \`report.md\`.
 Dry run, offline (the real Claude Code agent talks to a local scripted model):
 
 \`\`\`sh
-npx hankweave . data --scripted-model model-script.json
+${cli} . data --scripted-model model-script.json
 \`\`\`
 
 Real run (needs \`ANTHROPIC_API_KEY\`):
 
 \`\`\`sh
-npx hankweave . data
+${cli} . data
 \`\`\`
 
-Then: \`hankweave status\`, \`hankweave checkpoints\`, \`hankweave diff explore report\`,
-\`hankweave rollback explore\` (run them in this directory, or pass \`-e <execution>\`).
+Then: \`${cli} status\`, \`${cli} checkpoints\`, \`${cli} diff explore report\`,
+\`${cli} rollback explore\` (run them in this directory, or pass \`-e <execution>\`).
 `,
   };
 }

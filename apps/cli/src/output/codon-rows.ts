@@ -114,3 +114,31 @@ export function checkpointCount(state: HankweaveState): number {
   }
   return shas.size;
 }
+
+/** What an execution has cost, split by who spent it. */
+export interface CostBreakdown {
+  /** The agents of every codon record (final, partial or live cost). */
+  agents: number;
+  /** The sentinels observing those codons. */
+  sentinels: number;
+  /** `agents + sentinels`: the same figure as `totalCost` of @hankweave/state. */
+  total: number;
+  /** How many runs the figures cover. */
+  runs: number;
+}
+
+/**
+ * Every record of every run (retries and work later rolled back were paid for too), split into
+ * the agents' and the sentinels' share, so the summary and `status` can say what the total covers.
+ */
+export function costBreakdown(state: HankweaveState): CostBreakdown {
+  let total = 0;
+  let sentinels = 0;
+  for (const run of state.runs) {
+    for (const record of run.codons) {
+      total += codonCost(record);
+      sentinels += (record as { sentinels?: { totalCost?: number } }).sentinels?.totalCost ?? 0;
+    }
+  }
+  return { agents: total - sentinels, sentinels, total, runs: state.runs.length };
+}

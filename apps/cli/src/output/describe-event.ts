@@ -5,6 +5,7 @@ import {
   type HankweaveEvent,
 } from '@hankweave/types';
 import { formatCost, formatCount, formatDuration, oneLine, shortSha, truncate } from './format.js';
+import { translateRuntimeMessage } from './runtime-words.js';
 
 /**
  * An event as the CLI shows it: one of the typed {@link HankweaveEvent}s, or the bare envelope of
@@ -123,7 +124,7 @@ function describeKnownEvent(event: HankweaveEvent): string {
     case 'token.usage':
       return `tokens: ${formatCount(data.inputTokens)} in, ${formatCount(data.outputTokens)} out, ${formatCost(data.totalCost)}`;
     case 'info':
-      return oneLine(data.message);
+      return oneLine(translateRuntimeMessage(data.message));
     case 'error':
       // `|| 'error'`: kept from before the events were typed, for journals of other versions.
       return `error (${data.severity || 'error'}): ${oneLine(data.message)}`;
@@ -132,7 +133,7 @@ function describeKnownEvent(event: HankweaveEvent): string {
     case 'state.snapshot':
       return `snapshot: ${data.completedCodons.length} completed, total ${formatCost(data.totalCost)}`;
     case 'server.idle':
-      return `idle (${data.reason}): ${data.message}`;
+      return `idle (${data.reason}): ${translateRuntimeMessage(data.message)}`;
     case 'loop.iteration.completed':
       return `loop ${data.loopId} iteration ${data.iteration} done${data.isFinal ? ` (final${data.terminationReason ? `: ${data.terminationReason}` : ''})` : ''}`;
     case 'loop.iteration.decision':

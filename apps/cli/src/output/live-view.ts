@@ -4,6 +4,7 @@ import { type CliEvent, describeToolCall, eventCodonId, isKnownEvent } from './d
 import { oneLine } from './format.js';
 import { formatRow, rowLayout } from './row-format.js';
 import { type RunView, WarningFilter } from './run-view.js';
+import { translateRuntimeMessage } from './runtime-words.js';
 import type { Terminal } from './terminal.js';
 
 const CURSOR_UP = (lines: number) => `\u001b[${lines}A\r`;
@@ -28,6 +29,7 @@ export class LiveView implements RunView {
   #renderedAt = 0;
   #timer: NodeJS.Timeout | undefined;
   #activity = new Map<string, string>();
+  #executionDir: string | undefined;
   readonly #warnings = new WarningFilter();
   #restoreCursor = () => this.terminal.write(SHOW_CURSOR);
 
@@ -38,6 +40,7 @@ export class LiveView implements RunView {
   ) {}
 
   started(executionDir: string): void {
+    this.#executionDir = executionDir;
     this.terminal.out(this.terminal.style.dim(`Execution: ${executionDir}`));
     this.terminal.write(HIDE_CURSOR);
     process.once('exit', this.#restoreCursor);
@@ -72,7 +75,7 @@ export class LiveView implements RunView {
     if (type === 'server.idle') {
       this.log(
         'info',
-        `${data.message} ${this.terminal.style.dim('[n] next codon · [r] roll back · [q] quit')}`,
+        `${translateRuntimeMessage(data.message, this.#executionDir === undefined ? {} : { executionDir: this.#executionDir })} ${this.terminal.style.dim('[n] next codon · [r] roll back · [q] quit')}`,
       );
     }
   }

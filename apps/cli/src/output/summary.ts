@@ -1,7 +1,8 @@
 import { executionThread } from '@hankweave/state';
 import type { HankweaveState } from '@hankweave/types';
 import { budgetLine } from './budget-line.js';
-import { checkpointCount, codonRows, countByStatus } from './codon-rows.js';
+import { checkpointCount, codonRows, costBreakdown, countByStatus } from './codon-rows.js';
+import { commandHint, shellArg } from './command-hint.js';
 import { formatCost, formatDuration } from './format.js';
 import { formatRow, rowLayout } from './row-format.js';
 import type { Terminal } from './terminal.js';
@@ -13,6 +14,11 @@ export interface RunSummaryInput {
   exitCode: number;
   reason: string;
   elapsedMs: number;
+  /**
+   * Flags the resume command needs besides `--execution` (a dry run's
+   * `--scripted-model <script>`: without it a resume asks for real credentials), already quoted.
+   */
+  resumeFlags?: readonly string[];
 }
 
 const REASONS: Record<string, string> = {
@@ -27,10 +33,8 @@ const REASONS: Record<string, string> = {
   error: 'the runtime failed',
 };
 
-/** Quotes a path for a shell command line when it needs it. */
-export function shellArg(value: string): string {
-  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
-}
+// Kept here too: init.ts and older callers import it from the summary.
+export { shellArg };
 
 /**
  * The end of a run: every codon of the execution thread, counts by status, total cost,
@@ -54,9 +58,8 @@ export function printSummary(terminal: Terminal, input: RunSummaryInput, toStder
   print();
   const label = (text: string) => style.dim(text.padEnd(12));
   if (input.state) {
-    const cost = rows.reduce((total, row) => total + row.cost, 0);
     print(`${label('Codons')}${countByStatus(rows)}`);
-    print(`${label('Cost')}${formatCost(cost)}`);
+    print(`${label('Cost')}${describeCost(costBreakdown(input.state))}`);
     const budget = budgetLine(rows);
     if (budget) print(`${label('Budget')}${style.yellow(budget)}`);
     print(`${label('Checkpoints')}${checkpointCount(input.state)}`);
@@ -65,9 +68,23 @@ export function printSummary(terminal: Terminal, input: RunSummaryInput, toStder
     const dir = shellArg(input.executionDir);
     print(`${label('Execution')}${input.executionDir}`);
     print(
-      `${label('Resume')}hankweave --execution ${dir}${runFailed ? '   (rolls back to the last success first)' : ''}`,
+      `${label('Resume')}${commandHint('--execution', dir, ...(input.resumeFlags ?? []))}${runFailed ? '   (rolls back to the last success first)' : ''}`,
     );
-    print(`${label('Inspect')}hankweave checkpoints -e ${dir}   (also: status, events, diff)`);
-    if (!ok) print(`${label('Why')}hankweave events -e ${dir} --type error,codon.completed`);
+    print(
+      `${label('Inspect')}${commandHint('checkpoints', '-e', dir)}   (also: status, events, diff)`,
+    );
+    if (!ok)
+      print(
+        `${label('Why')}${commandHint('events', '-e', dir, '--type', 'error,codon.completed')}`,
+      );
   }
+}
+
+/**
+ * What a cost figure covers, said once for the summary and `status`: "$0.0474 = agent codons
+ * $0.0474 + sentinels $0.0000, over 1 run (retried and rolled-back codons count)".
+ */
+export function describeCost(cost: ReturnType<typeof costBreakdown>): string {
+  const runs = cost.runs === 1 ? '1 run' : `${cost.runs} runs`;
+  return `${formatCost(cost.total)} = agent codons ${formatCost(cost.agents)} + sentinels ${formatCost(cost.sentinels)}, over ${runs} (retried and rolled-back codons count)`;
 }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { storeInputText } from '@hankweave/runtime';
 import { CliError } from '../output/cli-error.js';
+import { commandHint } from '../output/command-hint.js';
 
 /**
  * Turns `--input <text>` and a `-` data argument (stdin) into a data file: the text is stored
@@ -44,7 +45,7 @@ export async function inlineData(
       throw new CliError(
         'CLI_USAGE',
         'No input provided on stdin.',
-        'Use: echo "text" | hankweave hank.json -',
+        `Use: echo "text" | ${commandHint('hank.json', '-')}`,
       );
     }
     text = await readAll(stdin);
@@ -53,7 +54,7 @@ export async function inlineData(
     throw new CliError(
       'CLI_USAGE',
       'The input text is empty',
-      'Pass some text: --input "..." or echo "..." | hankweave <hank> -',
+      `Pass some text: --input "..." or echo "..." | ${commandHint('<hank>', '-')}`,
     );
   }
   const path = await storeInputText(text);

@@ -8,6 +8,7 @@ import {
   isDirectory,
 } from '../execution/find-execution.js';
 import { CliError } from '../output/cli-error.js';
+import { commandHint } from '../output/command-hint.js';
 
 /** What to run: absolute paths of hank.json and of the data. */
 export interface RunInputs {
@@ -94,6 +95,6 @@ export async function resolveRunInputs(
   throw new CliError(
     'CLI_NOT_FOUND',
     `No hank.json found (looked in ${dataPath} and ${process.cwd()})`,
-    'Pass a hank: hankweave <hank.json | dir> [data], or scaffold one with `hankweave init`.',
+    `Pass a hank: ${commandHint('<hank.json | dir>', '[data]')}, or scaffold one with \`${commandHint('init')}\`.`,
   );
 }

@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import type { CheckAndRepairResult } from '@hankweave/runtime';
+import { commandHint } from '../output/command-hint.js';
 import { formatDuration } from '../output/format.js';
 import type { Terminal } from '../output/terminal.js';
 
@@ -94,13 +95,13 @@ function staleVerdict(
   if (session.level === 'warn')
     return style.yellow('(over 2h: check that it still makes progress)');
   if (session.level === 'suggest-kill')
-    return style.yellow(`→ over 4h: consider \`hankweave kill ${session.key}\``);
+    return style.yellow(`→ over 4h: consider \`${commandHint('kill', session.key)}\``);
   if (result.killed.includes(session.key)) return style.green('→ over 8h: killed');
   const reason = declined.find((kill) => kill.key === session.key)?.why;
   return style.red(
     reason === 'no-tty'
-      ? `→ over 8h: not killed (no terminal to ask); rerun with --yes, or \`hankweave kill ${session.key}\``
-      : `→ over 8h: not killed; \`hankweave kill ${session.key}\` stops it`,
+      ? `→ over 8h: not killed (no terminal to ask); rerun with --yes, or \`${commandHint('kill', session.key)}\``
+      : `→ over 8h: not killed; \`${commandHint('kill', session.key)}\` stops it`,
   );
 }
 

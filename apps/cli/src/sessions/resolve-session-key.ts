@@ -1,4 +1,5 @@
 import { CliError } from '../output/cli-error.js';
+import { commandHint } from '../output/command-hint.js';
 
 /**
  * The registry key a user means: the full key, the name without its `pipeline-`/`loop-` prefix,
@@ -29,13 +30,13 @@ export function resolveSessionKey(
     throw new CliError(
       'CLI_NOT_FOUND',
       `No session "${input}" in ${registryFile}`,
-      'List the sessions with `hankweave sessions --all` and pass a key (or its unique start).',
+      `List the sessions with \`${commandHint('sessions', '--all')}\` and pass a key (or its unique start).`,
     );
   }
   const shown = matches.slice(0, 8).join(', ');
   throw new CliError(
     'CLI_USAGE',
     `"${input}" matches ${matches.length} sessions: ${shown}${matches.length > 8 ? ', …' : ''}`,
-    'Pass more of the key, or the full key as `hankweave sessions` prints it.',
+    `Pass more of the key, or the full key as \`${commandHint('sessions')}\` prints it.`,
   );
 }

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import type { SessionSummary } from '@hankweave/runtime';
+import { commandHint } from '../output/command-hint.js';
 import { dateTime, formatCost, formatDuration } from '../output/format.js';
 import type { Style } from '../output/terminal.js';
 
@@ -62,7 +63,7 @@ export function sessionLines(sessions: readonly SessionSummary[], style: Style):
   for (const { session, cells } of rows) {
     const gone = session.status === 'running' && session.alive === false;
     const warning = gone
-      ? style.red(`  (process ${session.pid} is gone: hankweave sessions --check)`)
+      ? style.red(`  (process ${session.pid} is gone: ${commandHint('sessions', '--check')})`)
       : '';
     lines.push(`${pad(cells, (text) => colourStatus(text, session, style))}${warning}`);
   }

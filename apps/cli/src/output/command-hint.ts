@@ -1,0 +1,94 @@
+import { sep } from 'node:path';
+
+/**
+ * The environment variable the repository's root script (`pnpm hankweave ...`) sets, so that the
+ * commands the CLI suggests are the ones that work from there. Not `HANKWEAVE_*`: those are passed
+ * on to agents.
+ */
+export const LAUNCHER_ENV = 'HW_CLI_LAUNCHER';
+
+/** How the running CLI was started, as far as it matters for a command a user copies. */
+export type Launcher = 'pnpm-root' | 'npx' | 'bin';
+
+/**
+ * What a user types to run the CLI again from where they are. A root script started by a pnpm
+ * that npx fetched (`npx -y pnpm@10.34.9 hankweave`, the README's setup without a global pnpm)
+ * is suggested the same way, since a bare `pnpm` may not exist there.
+ */
+function prefixOf(launcher: Launcher, env: NodeJS.ProcessEnv): string {
+  if (launcher === 'npx') return 'npx hankweave';
+  if (launcher === 'bin') return 'hankweave';
+  const pnpmViaNpx = (env.npm_execpath ?? '').includes(`${sep}_npx${sep}`);
+  const version = /\bpnpm\/(\d[\w.-]*)/.exec(env.npm_config_user_agent ?? '')?.[1];
+  return pnpmViaNpx && version ? `npx -y pnpm@${version} hankweave` : 'pnpm hankweave';
+}
+
+/**
+ * Works out the launcher from the environment and the script path. npx is recognised by its
+ * cache directory (`_npx`), or by npm's exec variables together with a script inside
+ * node_modules: the variables alone leak into every child of an `npx` command (a test runner
+ * started with npx), which does not make those children npx launches.
+ */
+export function detectLauncher(
+  env: NodeJS.ProcessEnv = process.env,
+  script: string = process.argv[1] ?? '',
+): Launcher {
+  if (env[LAUNCHER_ENV] === 'pnpm') return 'pnpm-root';
+  if (script.includes(`${sep}_npx${sep}`)) return 'npx';
+  const inNodeModules = script.includes(`${sep}node_modules${sep}`);
+  if (env.npm_command === 'exec' && env.npm_lifecycle_event === 'npx' && inNodeModules)
+    return 'npx';
+  return 'bin';
+}
+
+/** Quotes a path for a shell command line when it needs it. */
+export function shellArg(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * A command line the user can copy: the CLI as they started it, then `words` joined by spaces
+ * as given (quote paths with {@link shellArg}; placeholders such as `<dir>` stay as written).
+ * `commandHint('status', '-e', shellArg(dir))` → `pnpm hankweave status -e /x` from the root script.
+ */
+export function commandHint(...words: string[]): string {
+  return [prefixOf(detectLauncher(), process.env), ...words].join(' ');
+}
+
+/** {@link commandHint} for a given environment and script path (tests). */
+export function commandHintIn(env: NodeJS.ProcessEnv, script: string, ...words: string[]): string {
+  return [prefixOf(detectLauncher(env, script), env), ...words].join(' ');
+}
+
+/**
+ * The subcommand `word` was probably meant to be, by edit distance (at most 2, and less than
+ * half the word), or undefined. `statsu` → `status`, `rolback` → `rollback`.
+ */
+export function closestCommand(word: string, names: readonly string[]): string | undefined {
+  let best: { name: string; distance: number } | undefined;
+  for (const name of names) {
+    const distance = editDistance(word.toLowerCase(), name);
+    if (distance === 0) return name;
+    if (!best || distance < best.distance) best = { name, distance };
+  }
+  if (!best) return undefined;
+  return best.distance <= 2 && best.distance * 2 < word.length ? best.name : undefined;
+}
+
+/** Damerau-Levenshtein distance (adjacent swaps count once: `statsu` is one step from `status`). */
+function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  const at = (i: number, j: number) => rows[i]?.[j] ?? Number.POSITIVE_INFINITY;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        value = Math.min(value, at(i - 2, j - 2) + 1);
+      (rows[i] as number[])[j] = value;
+    }
+  }
+  return at(a.length, b.length);
+}
