@@ -106,6 +106,10 @@ export function buildProgram(
       '--no-autostart',
       'wait for keys/stdin lines: n (next codon), r (roll back to last success), q (quit)',
     )
+    .option(
+      '--no-preflight',
+      'skip the checks before a run (credentials, the API reachable): for credentials hankweave cannot see',
+    )
     .option('-y, --yes', 'answer yes to confirmations')
     .option(
       '-f, --force',

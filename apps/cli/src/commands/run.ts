@@ -33,6 +33,8 @@ export interface RunOptions {
   validate?: boolean;
   model?: string;
   autostart?: boolean;
+  /** `--no-preflight` sets it false. */
+  preflight?: boolean;
   yes?: boolean;
   force?: boolean;
   wipe?: boolean;
@@ -145,6 +147,7 @@ export async function runCommand(
         ? { confirm: (question: string) => askYesNo(question) }
         : {}),
     autostart,
+    ...(options.preflight === false ? { preflight: false } : {}),
     // The CLI has no controls while codons run automatically: a failure that would wait for a
     // command fails the run instead (the runtime's headless mode). --no-autostart keeps waiting.
     headless: autostart || options.headless === true,
