@@ -37,7 +37,9 @@ export class CheckpointError extends defineErrorClass('CheckpointError', CHECKPO
 export function toStorageError(error: unknown, message: string, path?: string): CheckpointError {
   if (CheckpointError.is(error)) return error;
   const code = errnoCode(error);
-  return new CheckpointError('CHECKPOINT_STORAGE_FAILED', message, {
+  // The errno goes into the message too: "the disk is full" must reach the user as such.
+  const said = code === undefined ? message : `${message} (${code}: ${(error as Error).message})`;
+  return new CheckpointError('CHECKPOINT_STORAGE_FAILED', said, {
     cause: error,
     details: {
       ...(path === undefined ? {} : { path }),

@@ -97,6 +97,7 @@ describe('CheckpointEngine', () => {
         code: 'CHECKPOINT_STORAGE_FAILED',
         details: { errno: 'ENOSPC' },
       });
+      expect((error as Error).message).toContain('ENOSPC');
       expect(x.git('rev-parse', 'run-run1').trim()).toBe(first.sha);
       await broken.close();
       const healed = await x.open();

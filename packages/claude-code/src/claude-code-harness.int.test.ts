@@ -298,7 +298,9 @@ describe.concurrent('ClaudeCodeHarness with the real agent', () => {
         const outcome = await (await agent.harness.start(agent.options({ logPath: '/dev/full' })))
           .outcome;
         expect(outcome.killed).toBe(false);
-        expect(outcome.failureReason?.message).toContain('Cannot write the agent log /dev/full');
+        expect(outcome.failureReason?.message).toContain(
+          'The disk is full (ENOSPC) writing /dev/full',
+        );
       } finally {
         await agent.dispose();
       }

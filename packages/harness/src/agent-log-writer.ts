@@ -1,7 +1,27 @@
 import type { FileHandle } from 'node:fs/promises';
 import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { errnoCode } from '@hankweave/durable-io';
 import { HarnessError } from './errors.js';
+
+/**
+ * The error of a failed open or write of the agent log. The errno goes into the message as
+ * `(ENOSPC: no space left on device)`, not only into `cause`: the message is what reaches the
+ * failure reason (see `classifyFileSystemFailure`), and "the disk is full" must survive that trip.
+ */
+function logWriteFailure(verb: 'open' | 'write', path: string, cause: unknown): HarnessError {
+  const errno = errnoCode(cause);
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  const said = errno && !reason.startsWith(errno) ? `${errno}: ${reason}` : reason;
+  return new HarnessError(
+    'HARNESS_LOG_WRITE_FAILED',
+    `Cannot ${verb} the agent log ${path} (${said})`,
+    {
+      cause,
+      details: { path, ...(errno ? { errno } : {}) },
+    },
+  );
+}
 
 function hasOwnTimestamp(value: unknown): boolean {
   return (
@@ -75,10 +95,7 @@ export class AgentLogWriter {
       await mkdir(dirname(path), { recursive: true });
       return new AgentLogWriter(path, await open(path, 'a'));
     } catch (cause) {
-      throw new HarnessError('HARNESS_LOG_WRITE_FAILED', `Cannot open the agent log ${path}`, {
-        cause,
-        details: { path },
-      });
+      throw logWriteFailure('open', path, cause);
     }
   }
 
@@ -92,11 +109,7 @@ export class AgentLogWriter {
       try {
         await this.handle.write(`${line}\n`);
       } catch (cause) {
-        this.failure = new HarnessError(
-          'HARNESS_LOG_WRITE_FAILED',
-          `Cannot write the agent log ${this.path}`,
-          { cause, details: { path: this.path } },
-        );
+        this.failure = logWriteFailure('write', this.path, cause);
         throw this.failure;
       }
     });

@@ -1,8 +1,10 @@
-import { mkdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, statSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
-import { hashDataSource } from '@hankweave/runtime';
 import { loadScript, type ScriptedModel, startScriptedModel } from '@hankweave/scripted-model';
+import { CliError } from '../output/cli-error.js';
+import { describeFsError } from '../output/fs-error-hint.js';
 
 /** A dry run: the scripted model serving the agent, and the environment that points it there. */
 export interface DryRun {
@@ -19,7 +21,7 @@ const isRoot = (): boolean => process.getuid?.() === 0;
  * Starts `@hankweave/scripted-model` on a script file, in this process, on loopback, and builds
  * the agent environment for it: a dummy API key (a real one is never sent, even to loopback), no
  * non-essential traffic, no agent-side retries, and a private Claude config directory (under the
- * OS temp dir, per data source, so resumed `continue-previous` sessions are found and ~/.claude is
+ * OS temp dir, per data path, so resumed `continue-previous` sessions are found and ~/.claude is
  * never touched). As root it sets IS_SANDBOX=1: a dry run on a scripted model is sandboxed by
  * definition (no network, no real model), so Claude Code may bypass its permission prompts.
  */
@@ -28,12 +30,17 @@ export async function startDryRun(
   dataPath: string,
   baseEnv: NodeJS.ProcessEnv = process.env,
 ): Promise<DryRun> {
+  // The data is hashed below to name the config directory, before the runtime checks it: a
+  // missing data path must be said here, in words, not as the hash's raw ENOENT.
+  checkDataExists(dataPath);
   const script = await loadScript(resolve(scriptPath));
   const model = await startScriptedModel({ script });
   const configDir = join(
     tmpdir(),
     `hankweave-dry-run-${safeUser()}`,
-    hashDataSource(dataPath).slice(0, 12),
+    // Keyed by the data's path, not its hash: a data change (relinked with --force) or a new
+    // hash version must not lose the sessions that continue-previous codons resume.
+    createHash('sha256').update(resolve(dataPath)).digest('hex').slice(0, 12),
     'claude-config',
   );
   mkdirSync(configDir, { recursive: true, mode: 0o700 });
@@ -54,6 +61,23 @@ export async function startDryRun(
         .map((request) => `${request.error?.code}: ${request.error?.message}`),
     close: () => model.close(),
   };
+}
+
+/** @throws {CliError} CLI_NOT_FOUND when `dataPath` (or a parent of it) does not exist. */
+function checkDataExists(dataPath: string): void {
+  try {
+    statSync(dataPath);
+  } catch (error) {
+    const fs = describeFsError(error);
+    if (fs?.errno !== 'ENOENT' && fs?.errno !== 'ENOTDIR') throw error;
+    throw new CliError(
+      'CLI_NOT_FOUND',
+      fs.errno === 'ENOENT'
+        ? `The data ${resolve(dataPath)} does not exist`
+        : `The data ${resolve(dataPath)} does not exist: ${fs.message}`,
+      'Pass an existing file or directory as the data: the second argument or --data <path>.',
+    );
+  }
 }
 
 function safeUser(): string {

@@ -5,13 +5,13 @@ import { deriveFailureReason, synthesizeMissingFailureReason } from './derive-fa
 describe('deriveFailureReason()', () => {
   const base = { sessionEstablished: true, exitCode: 1 };
 
-  it('classifies the error result text first', () => {
+  it('classifies the error result text before a timeout or a crash of another kind', () => {
     expect(
       deriveFailureReason({
         ...base,
         errorResultText: 'API Error: 529 Overloaded',
         syntheticTimeout: true,
-        crashMessage: 'Cannot write the agent log',
+        crashMessage: 'spawn claude ENOENT',
       }),
     ).toEqual({
       type: 'api-error',
@@ -29,12 +29,27 @@ describe('deriveFailureReason()', () => {
   });
 
   it('classifies a harness crash next', () => {
-    expect(
-      deriveFailureReason({ ...base, crashMessage: 'Cannot write the agent log /x: ENOSPC' }),
-    ).toEqual({
+    expect(deriveFailureReason({ ...base, crashMessage: 'socket hang up' })).toEqual({
       type: 'api-error',
       retriable: true,
-      message: 'API error in result: Cannot write the agent log /x: ENOSPC',
+      message: 'API transport error: socket hang up',
+    });
+  });
+
+  it('names a full disk first, before the error result it caused', () => {
+    expect(
+      deriveFailureReason({
+        ...base,
+        errorResultText: 'API Error: 529 Overloaded',
+        crashMessage:
+          'Cannot write the agent log /x/runs/r/a-claude.log (ENOSPC: no space left on device, write)',
+      }),
+    ).toEqual({
+      type: 'unknown',
+      retriable: false,
+      message: 'The disk is full (ENOSPC) writing /x/runs/r/a-claude.log',
+      errno: 'ENOSPC',
+      path: '/x/runs/r/a-claude.log',
     });
   });
 

@@ -1,5 +1,6 @@
 import type { FailureReason } from '@hankweave/types';
 import { classifyApiErrorText } from './classify-api-error-text.js';
+import { classifyFileSystemFailure } from './file-system-failure.js';
 
 /** The message of a synthetic API timeout (a `<synthetic>` assistant message). */
 export const SYNTHETIC_TIMEOUT_TEXT = 'API Error: Request timed out.';
@@ -47,12 +48,19 @@ export function synthesizeMissingFailureReason(evidence: {
 }
 
 /**
- * Why an attempt failed, first that applies (reference §4.9): the error result's text, a synthetic
- * timeout, a harness crash; then nothing for a success, a kill or an exceeded context; else a
- * synthesized reason. Undefined means "not a failure".
+ * Why an attempt failed, first that applies: a file-system crash (the agent log could not be
+ * written: the log is the source of truth, so nothing after it can be trusted, and a full disk
+ * explains whatever the agent said next); then, as reference §4.9 orders them, the error result's
+ * text, a synthetic timeout, any other harness crash; then nothing for a success, a kill or an
+ * exceeded context; else a synthesized reason. Undefined means "not a failure".
  */
 export function deriveFailureReason(evidence: FailureEvidence): FailureReason | undefined {
   const options = { sessionEstablished: evidence.sessionEstablished };
+  const fileSystem =
+    evidence.crashMessage !== undefined
+      ? classifyFileSystemFailure(evidence.crashMessage)
+      : undefined;
+  if (fileSystem) return fileSystem;
   if (evidence.errorResultText !== undefined) {
     return classifyApiErrorText(evidence.errorResultText, options);
   }

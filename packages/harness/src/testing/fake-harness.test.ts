@@ -151,8 +151,12 @@ describe('FakeHarness', () => {
       // Even after a success: the log is the record of the attempt, and it is incomplete.
       const outcome = await session.outcome;
       expect(outcome.resultReceived).toBe(true);
-      expect(outcome.failureReason).toMatchObject({ type: 'api-error', retriable: true });
-      expect(outcome.failureReason?.message).toContain('Cannot write the agent log /dev/full');
+      expect(outcome.failureReason).toMatchObject({
+        type: 'unknown',
+        retriable: false,
+        errno: 'ENOSPC',
+      });
+      expect(outcome.failureReason?.message).toContain('The disk is full (ENOSPC) writing /dev/full');
     },
   );
 });

@@ -5,6 +5,7 @@ import {
   isJournaledEvent,
   type JournaledEventType,
 } from '@hankweave/types';
+import { RepeatedFailures } from './repeated-failures.js';
 
 /** Where journaled events are persisted (an `EventJournal` fits). */
 export interface EventSink {
@@ -36,6 +37,10 @@ export interface DurabilityBarrier {
  * When the state is already durable, publication is immediate; otherwise the event waits, with
  * every later one behind it, for the state's next save. If that save fails, the failure is
  * reported and the events are published anyway, so the run is never wedged.
+ *
+ * **Failures are reported once.** A full disk fails every append and every save: the first
+ * failure of each kind and errno in a codon goes to `onError` naming the errno, the repeats are
+ * counted and reported as one line when the codon changes and on {@link drain}.
  */
 export class EventBus {
   readonly #sink: EventSink | undefined;
@@ -43,6 +48,7 @@ export class EventBus {
   readonly #listeners = new Set<EventListener>();
   readonly #clock: () => Date;
   readonly #onError: (error: unknown, what: string) => void;
+  readonly #failures: RepeatedFailures;
   readonly #pending = new Set<Promise<void>>();
   /** Events emitted while the state was not yet durable, waiting in emit order. */
   readonly #waiting: HankweaveEvent[] = [];
@@ -64,6 +70,7 @@ export class EventBus {
     this.#barrier = options.barrier;
     this.#clock = options.clock ?? (() => new Date());
     this.#onError = options.onError ?? (() => {});
+    this.#failures = new RepeatedFailures((error, what) => this.#onError(error, what));
   }
 
   /**
@@ -96,7 +103,11 @@ export class EventBus {
           // Covers every transition applied before the waiting events were emitted.
           await this.#barrier?.flush();
         } catch (error) {
-          this.#onError(error, `the state save before publishing ${batch} event(s)`);
+          this.#failures.fail(
+            error,
+            'state save',
+            `the state save before publishing ${batch} event(s)`,
+          );
         }
         for (const event of this.#waiting.splice(0, batch)) this.#publish(event);
       }
@@ -107,7 +118,11 @@ export class EventBus {
 
   #publish(event: HankweaveEvent): void {
     this.#published++;
+    const codonId = (event.data as { codonId?: unknown } | undefined)?.codonId;
+    if (typeof codonId === 'string') this.#failures.enter(codonId);
     if (isJournaledEvent(event) && this.#sink) {
+      // An append fails later, when other codons may have started: it counts for this one.
+      const scope = this.#failures.scope;
       // The journal keeps the order of concurrent appends itself; awaiting each append before
       // starting the next would cap throughput at one durable batch per event.
       const appended: Promise<void> = this.#sink.append(event).then(
@@ -116,7 +131,7 @@ export class EventBus {
         },
         (error) => {
           this.#pending.delete(appended);
-          this.#onError(error, `journal append of ${event.type}`);
+          this.#failures.fail(error, 'journal append', `journal append of ${event.type}`, scope);
         },
       );
       this.#pending.add(appended);
@@ -148,9 +163,13 @@ export class EventBus {
     return new Promise((resolve) => this.#watermarks.push({ count: this.#emitted, resolve }));
   }
 
-  /** Resolves when every event emitted so far is published and in the journal. */
+  /**
+   * Resolves when every event emitted so far is published and in the journal (or its append
+   * failed), and the counts of repeated failures are reported.
+   */
   async drain(): Promise<void> {
     await this.settled();
     await Promise.all([...this.#pending]);
+    this.#failures.flush();
   }
 }

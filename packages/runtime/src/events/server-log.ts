@@ -1,5 +1,6 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { errnoCode } from '@hankweave/durable-io';
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 
@@ -22,14 +23,22 @@ export function createServerLog(
   clock: () => Date = () => new Date(),
 ): RuntimeLogger {
   mkdirSync(dirname(path), { recursive: true });
+  let failed = false;
   const write = (level: LogLevel, message: string) => {
     try {
       appendFileSync(
         path,
         `${clock().toISOString()} [${level}] ${message.replaceAll('\n', '\n    ')}\n`,
       );
-    } catch {
-      // A log that cannot be written must not stop the run; the forward logger still sees it.
+    } catch (error) {
+      // A log that cannot be written must not stop the run; the forward logger still sees every
+      // line. It is told once (a full disk fails every line) which file is missing them, and why.
+      if (failed) return;
+      failed = true;
+      const errno = errnoCode(error);
+      forward?.warn?.(
+        `Cannot write the server log ${path}${errno ? ` (${errno})` : ''}; its lines are missing from that file from now on`,
+      );
     }
   };
   return {

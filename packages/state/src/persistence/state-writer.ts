@@ -139,7 +139,7 @@ export class StateWriter {
     return stateError(
       'STATE_WRITE_FAILED',
       `Saving ${this.context.paths.primary} failed: ${error instanceof Error ? error.message : String(error)}. ` +
-        'The state stays in memory; the next flush() tries again.',
+        'The state stays in memory and the next save tries again; free space or fix the directory, and nothing is lost.',
       { path: this.context.paths.primary, code: (error as { code?: string })?.code ?? null },
       error,
     );
