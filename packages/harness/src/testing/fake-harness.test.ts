@@ -156,7 +156,9 @@ describe('FakeHarness', () => {
         retriable: false,
         errno: 'ENOSPC',
       });
-      expect(outcome.failureReason?.message).toContain('The disk is full (ENOSPC) writing /dev/full');
+      expect(outcome.failureReason?.message).toContain(
+        'The disk is full (ENOSPC) writing /dev/full',
+      );
     },
   );
 });
