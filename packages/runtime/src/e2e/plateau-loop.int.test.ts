@@ -206,8 +206,9 @@ describe('plateau loops (seed 004) with the real agent', () => {
       /^# Progress: .+-review\n\nVerify: npm test\n\n## Codebase Patterns\n/,
     );
     expect(progress.match(/^## 2026-11-25 - review$/gm)).toHaveLength(5);
+    // (The preflight's HEAD request has no body.)
     const prompts = world.model.requests.filter((request) =>
-      JSON.stringify(request.body).includes('TASK_REVIEW'),
+      JSON.stringify(request.body ?? null).includes('TASK_REVIEW'),
     );
     expect(JSON.stringify(prompts[0]?.body)).toContain('Progress file: notes/progress.txt');
     expect(JSON.stringify(prompts[0]?.body)).toContain('PLATEAU: true');
