@@ -278,6 +278,8 @@ export class SessionTracker {
   }
 
   #enqueue(what: string, write: () => Promise<unknown>): Promise<void> {
+    // Nothing is written once the session is closed: the lock may be another runtime's by then.
+    if (this.#closed && what !== 'close the session') return this.#queue;
     this.#queue = this.#queue.then(() => this.#attempt(what, write));
     return this.#queue;
   }
