@@ -126,7 +126,7 @@ describe('hankweave validate, init and usage errors', () => {
 
     const missing = await cli(['status', '-e', join(sandbox.root, 'nowhere')]);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/^Error: .*nowhere is not a hankweave execution/m);
+    expect(missing.stderr).toMatch(/^Error: .*nowhere does not exist/m);
     expect(missing.stderr).toMatch(/^→ /m);
     expect(missing.stderr).not.toMatch(/^\s+at /m);
 

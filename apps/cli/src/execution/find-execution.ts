@@ -49,7 +49,9 @@ export async function findExecution(
     if (!existsSync(join(dir, '.hankweave'))) {
       throw new CliError(
         'CLI_NOT_FOUND',
-        `${dir} is not a hankweave execution (it has no .hankweave directory)`,
+        existsSync(dir)
+          ? `${dir} is not a hankweave execution (it has no .hankweave directory)`
+          : `${dir} does not exist`,
         'Pass the directory printed as `Execution:` at the end of a run, or omit -e to use the newest execution for --data.',
       );
     }
