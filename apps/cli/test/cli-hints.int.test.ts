@@ -77,7 +77,21 @@ describe('pnpm hankweave (the root script)', () => {
     });
     expect(again.code, again.stderr).toBe(0);
     expect(executionDirOf(again.stdout)).toBe(executionDir);
-  });
+
+    // The rollback's "Continue from there" line also runs as printed: the registry remembers
+    // that this execution is a dry run and on which script.
+    const rollback = await pnpmHankweave(['rollback', 'summarize', '-e', executionDir], EXAMPLES);
+    expect(rollback.code, rollback.stderr).toBe(0);
+    const carryOn = /^Continue from there: (.+)$/m.exec(rollback.stdout)?.[1]?.trim() ?? '';
+    expect(carryOn).toContain('--scripted-model');
+    const resumed = await runProcess('sh', ['-c', `${carryOn} --headless`], {
+      env,
+      cwd: EXAMPLES,
+      timeoutMs: 120_000,
+    });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(executionDirOf(resumed.stdout)).toBe(executionDir);
+   }, 240_000);
 
   it('keeps stdout to JSON for --json commands', async () => {
     const run = await runCli(

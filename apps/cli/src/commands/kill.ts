@@ -5,6 +5,7 @@ import { commandHint, shellArg } from '../output/command-hint.js';
 import { formatDuration } from '../output/format.js';
 import type { Terminal } from '../output/terminal.js';
 import { resolveSessionKey } from '../sessions/resolve-session-key.js';
+import { resumeFlagsOf } from '../sessions/resume-flags.js';
 import {
   asSessionsCliError,
   parseDurationOption,
@@ -50,7 +51,9 @@ export async function killCommand(
       terminal.out(JSON.stringify({ ...result, target, status: after?.status ?? null }));
       return 0;
     }
-    printKill(terminal, result, target, after?.status, after?.execution_dir ?? null);
+    const executionDir = after?.execution_dir ?? null;
+    const resumeFlags = executionDir ? await resumeFlagsOf(executionDir) : [];
+    printKill(terminal, result, target, after?.status, executionDir, resumeFlags);
     return 0;
   } catch (error) {
     throw asKillCliError(asSessionsCliError(error));
@@ -63,10 +66,11 @@ function printKill(
   target: string,
   status: string | undefined,
   executionDir: string | null,
+  resumeFlags: readonly string[],
 ): void {
   const { style } = terminal;
   const resume = executionDir
-    ? `Resume it with \`${commandHint('--execution', shellArg(executionDir))}\`.`
+    ? `Resume it with \`${commandHint('--execution', shellArg(executionDir), ...resumeFlags)}\`.`
     : undefined;
   const via = target === result.key ? '' : ` (through its pipeline ${target})`;
   switch (result.outcome) {

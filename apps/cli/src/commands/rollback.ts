@@ -9,6 +9,7 @@ import { describeEvent } from '../output/describe-event.js';
 import { shortSha } from '../output/format.js';
 import { logTo } from '../output/run-view.js';
 import type { Terminal } from '../output/terminal.js';
+import { resumeFlagsOf } from '../sessions/resume-flags.js';
 
 export interface RollbackOptions extends ExecutionSelector {
   force?: boolean;
@@ -87,7 +88,9 @@ export async function rollbackCommand(
       `${style.green('✓')} Rolled back to ${result.codonId ?? 'the initial checkpoint'} ${style.yellow(shortSha(result.sha))} (new run ${result.toRun}); the tracked files in agentRoot/ are restored.`,
     );
     terminal.out(
-      style.dim(`Continue from there: ${commandHint('--execution', shellArg(executionDir))}`),
+      style.dim(
+        `Continue from there: ${commandHint('--execution', shellArg(executionDir), ...(await resumeFlagsOf(executionDir)))}`,
+      ),
     );
     terminal.out(style.dim(`Inspect: ${commandHint('status', '-e', shellArg(executionDir))}`));
   }

@@ -148,6 +148,10 @@ export async function runCommand(
         : {}),
     autostart,
     ...(options.preflight === false ? { preflight: false } : {}),
+    // Recorded in the session registry, so the commands printed later resume a dry run as one.
+    sessionFields: {
+      scripted_model: options.scriptedModel ? resolve(options.scriptedModel) : null,
+    },
     // The CLI has no controls while codons run automatically: a failure that would wait for a
     // command fails the run instead (the runtime's headless mode). --no-autostart keeps waiting.
     headless: autostart || options.headless === true,

@@ -9,6 +9,7 @@ import { dateTime, shortSha } from '../output/format.js';
 import { formatRow, rowLayout } from '../output/row-format.js';
 import { describeCost } from '../output/summary.js';
 import type { Terminal } from '../output/terminal.js';
+import { resumeFlagsOf } from '../sessions/resume-flags.js';
 
 /** `hankweave status`: where the execution is, whether it runs, its runs and codons. Read-only. */
 export async function statusCommand(
@@ -78,7 +79,11 @@ export async function statusCommand(
   const budget = budgetLine(rows);
   if (budget) terminal.out(`${label('Budget')}${style.yellow(budget)}`);
   if (!lock && thread.nextCodonId)
-    terminal.out(style.dim(`Continue with: ${commandHint('--execution', shellArg(executionDir))}`));
+    terminal.out(
+      style.dim(
+        `Continue with: ${commandHint('--execution', shellArg(executionDir), ...(await resumeFlagsOf(executionDir)))}`,
+      ),
+    );
   if (!meta)
     terminal.err(
       style.yellow(`! ${executionLayout(executionDir).metaFile} is missing or unreadable`),

@@ -19,6 +19,11 @@ export interface CreateRuntimeOptions {
   executionDir?: string;
   /** The parent of managed executions; default `$HANKWEAVE_RUNTIME_EXECUTION_BASE_DIR` or `~/.hankweave-executions`. */
   executionBaseDir?: string;
+  /**
+   * Extra fields for this execution's entry in the session registry (seed 004, snake_case names,
+   * e.g. the CLI's `scripted_model` for a dry run, so the commands it prints can resume it).
+   */
+  sessionFields?: Record<string, string | number | boolean | null>;
   /** How long hashing the data may scan, in ms; wins over the hank's `overrides.dataHashTimeLimit`. */
   dataHashTimeLimitMs?: number;
   startNew?: boolean;

@@ -263,6 +263,7 @@ export async function openExecution(
       env: settings.env,
       clock,
       log,
+      ...(options.sessionFields ? { fields: options.sessionFields } : {}),
     });
     await sessions.open();
     context = {

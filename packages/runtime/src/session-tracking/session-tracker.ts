@@ -39,6 +39,8 @@ export interface SessionTrackerOptions {
   env: NodeJS.ProcessEnv;
   clock: () => Date;
   log: RuntimeLogger;
+  /** Extra fields for the pipeline entry (`CreateRuntimeOptions.sessionFields`). */
+  fields?: Record<string, string | number | boolean | null>;
 }
 
 /**
@@ -99,6 +101,7 @@ export class SessionTracker {
           hank_name: hankName,
           ...(env.CLAUDE_CONFIG_DIR ? { agent_config_dir: env.CLAUDE_CONFIG_DIR } : {}),
           ...(previous ? { resumed_at: now } : {}),
+          ...this.#options.fields,
           updated_at: now,
         } satisfies SessionEntry;
       }),
