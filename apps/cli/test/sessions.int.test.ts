@@ -1,6 +1,7 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { SessionSummary } from '@hankweave/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type CliResult,
@@ -16,20 +17,8 @@ import {
 // scripted model register themselves; `kill`, `kill -9` + `sessions --check`, and `prune` act on
 // them from other processes. The tests share one sandbox and run in order.
 
-interface Summary {
-  key: string;
-  type: 'loop' | 'pipeline';
-  status: string;
-  alive: boolean | null;
-  costUsd: number | null;
-  iterations: number | null;
-  maxIterations: number | null;
-  executionDir: string | null;
-  pid: number | null;
-  parent: string | null;
-  note: string | null;
-  entry: Record<string, unknown>;
-}
+/** What `sessions --json` prints per session: the embedding API's summary. */
+type Summary = SessionSummary;
 
 const FIXTURES = new URL('./fixtures/sessions/', import.meta.url);
 
