@@ -7,4 +7,6 @@ export default defineConfig({
   dts: true,
   sourcemap: true,
   clean: true,
+  // The conformance suite of ./testing imports vitest: the caller's, never a bundled copy.
+  external: ['vitest'],
 });

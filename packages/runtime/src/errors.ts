@@ -29,7 +29,10 @@ export const RUNTIME_ERROR_CODES = [
   'RUNTIME_INVALID_OPTION',
   /** The WebSocket server could not listen (port in use, permission); `details.port`. */
   'RUNTIME_LISTEN_FAILED',
-  /** No agent harness: `@hankweave/claude-code` is not installed and none was passed. */
+  /**
+   * No agent harness: `@hankweave/claude-code` is not installed and none was passed, or a codon's
+   * model needs an adapter that is not installed (non-Anthropic models run on Pi).
+   */
   'RUNTIME_HARNESS_UNAVAILABLE',
   /**
    * Preflight: a codon's provider has no credentials (no API key or token, no `claude login`);

@@ -184,8 +184,21 @@ export {
   type ModelRoute,
 } from './models/model-catalog.js';
 export { MODEL_CATALOG } from './models/model-catalog-data.js';
-export { checkModelId, type ModelCheck, SERVED_PROVIDERS } from './models/model-check.js';
+export {
+  checkModelId,
+  type ModelCheck,
+  SERVED_HARNESSES,
+  SERVED_PROVIDERS,
+} from './models/model-check.js';
 export type { ModelEntry, ModelPrice } from './models/model-entry.js';
+export { providerKeyNames } from './models/provider-keys.js';
+export {
+  HARNESS_NAMES,
+  type HarnessName,
+  type HarnessSelection,
+  type ModelEffort,
+  selectHarness,
+} from './models/select-harness.js';
 export {
   CLIENT_COMMAND_TYPES,
   CLIENT_MODES,

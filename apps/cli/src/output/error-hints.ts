@@ -37,7 +37,7 @@ function hintTable(): Record<string, string> {
     RUNTIME_LISTEN_FAILED:
       'Pick another port with --port <n> (0 picks a free one), or stop what holds that port.',
     RUNTIME_HARNESS_UNAVAILABLE:
-      'Install @hankweave/claude-code beside hankweave, or pass --scripted-model <script> for an offline dry run.',
+      'Install @hankweave/claude-code beside hankweave, or pass --scripted-model <script> for an offline dry run; a non-Anthropic model needs the Pi harness, not installed yet: use an Anthropic model such as "sonnet".',
     RUNTIME_NO_CREDENTIALS:
       'Set ANTHROPIC_API_KEY (or run `claude login`), or pass --scripted-model <script> for an offline dry run.',
     RUNTIME_API_UNREACHABLE:

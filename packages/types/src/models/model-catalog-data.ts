@@ -8,6 +8,15 @@ import type { ModelEntry } from './model-entry.js';
 // `cache_creation_input_tokens`, `cacheRead` prices `cache_read_input_tokens`. The context window
 // is the standard one (the 1M-token betas are opt-in and priced differently).
 //
+// Rows of other providers run on the Pi harness (reference §1.9). Their prices are the list prices
+// of the standard tier (prompts up to the long-context threshold; the dearer long-context tier is
+// not modelled), as public pricing pages state them: GitHub Docs' Copilot "models and pricing"
+// table (github/docs, data/tables/copilot/models-and-pricing.yml), which lists the providers'
+// per-token prices, and for Gemini 3 Pro Preview Google's Gemini API pricing as quoted by
+// aifreeapi.com ("Gemini API Pricing 2026") and evolink.ai. A provider without a cache-write
+// charge gets its input price there (a cache write is billed as ordinary input). A model whose
+// price no public page states gets a row without `price`: its usage counts at $0 with a warning.
+//
 // `sonnet`, `opus` and `haiku` resolve to the newest version of their family listed here, so
 // adding a row for a new version moves the alias with no other change.
 
@@ -30,6 +39,13 @@ const claude = (
     price: { input, output, cacheWrite, cacheRead },
   };
 };
+
+const priced = (input: number, output: number, cacheWrite: number, cacheRead: number) => ({
+  input,
+  output,
+  cacheWrite,
+  cacheRead,
+});
 
 const OPUS_5_5 = [4, 20, 5, 0.2] as const;
 const OPUS_4_5 = [5, 25, 6.25, 0.5] as const;
@@ -60,4 +76,18 @@ export const MODEL_CATALOG: readonly ModelEntry[] = [
   claude('haiku', '4.5', [1, 5, 1.25, 0.1]),
   claude('haiku', '3.5', [0.8, 4, 1, 0.08]),
   claude('haiku', '3.0', [0.25, 1.25, 0.3, 0.03]),
+  // OpenAI: GPT-5.2 $1.75 / $14 with cached input $0.175, no cache-write charge; 400K context.
+  {
+    id: 'gpt-5.2',
+    provider: 'openai',
+    contextWindow: 400_000,
+    price: priced(1.75, 14, 1.75, 0.175),
+  },
+  // Google: Gemini 3 Pro Preview, prompts up to 200K: $2 / $12, cached input $0.20; 1M context.
+  {
+    id: 'gemini-3-pro-preview',
+    provider: 'google',
+    contextWindow: 1_048_576,
+    price: priced(2, 12, 2, 0.2),
+  },
 ];

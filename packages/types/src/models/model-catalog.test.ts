@@ -51,6 +51,18 @@ describe('ModelCatalog.resolve()', () => {
     expect(newer.resolve('claude-sonnet-6-20270101')?.id).toBe('claude-sonnet-6');
   });
 
+  it("knows the other providers' models the issue names, with any provider prefix", () => {
+    expect(catalog.resolve('gpt-5.2')).toMatchObject({
+      provider: 'openai',
+      contextWindow: 400_000,
+    });
+    expect(catalog.resolve('openai/gpt-5.2')?.id).toBe('gpt-5.2');
+    expect(catalog.resolve('pi/google/gemini-3-pro-preview')).toMatchObject({
+      provider: 'google',
+      price: { input: 2, output: 12, cacheRead: 0.2 },
+    });
+  });
+
   it('returns undefined for other models', () => {
     expect(catalog.resolve('gpt-5')).toBeUndefined();
     expect(catalog.resolve('<synthetic>')).toBeUndefined();
@@ -61,7 +73,7 @@ describe('ModelCatalog.resolve()', () => {
     for (const entry of MODEL_CATALOG) {
       expect(entry.provider).not.toBe('');
       expect(entry.contextWindow).toBeGreaterThan(0);
-      expect(Object.keys(entry.price).sort()).toEqual([
+      expect(Object.keys(entry.price ?? {}).sort()).toEqual([
         'cacheRead',
         'cacheWrite',
         'input',
@@ -124,6 +136,30 @@ describe('ModelCatalog.priceUsage()', () => {
     };
     expect(catalog.priceUsage('claude-opus-4-9', usage)).toEqual({ cost: 0, known: false });
     expect(catalog.priceUsage('gpt-5', usage)).toEqual({ cost: 0, known: false });
+  });
+
+  it('prices gpt-5.2 at its list price, cached input included', () => {
+    const usage = {
+      inputTokens: 1_000_000,
+      outputTokens: 100_000,
+      cacheCreationTokens: 0,
+      cacheReadTokens: 1_000_000,
+    };
+    expect(catalog.priceUsage('openai/gpt-5.2', usage)).toEqual({
+      cost: expect.closeTo(1.75 + 1.4 + 0.175, 12),
+      known: true,
+    });
+  });
+
+  it('costs a row without a price 0 and says the price is unknown', () => {
+    const local = createModelCatalog([
+      { id: 'qwen3-coder', provider: 'ollama', contextWindow: 32_768 },
+    ]);
+    expect(local.resolve('qwen3-coder')?.provider).toBe('ollama');
+    expect(local.priceUsage('qwen3-coder', { ...emptyTokenUsage(), inputTokens: 5 })).toEqual({
+      cost: 0,
+      known: false,
+    });
   });
 
   it('uses a custom table when given one', () => {

@@ -26,8 +26,9 @@ export interface ModelCatalog {
   /** The provider and provider-side name of any model id, known to the table or not. */
   route(modelId: string): ModelRoute;
   /**
-   * The USD cost of `usage` on `modelId`, cache reads and writes included. An unknown model costs
-   * 0 and says so (`known: false`): tokens still count, and the caller warns once.
+   * The USD cost of `usage` on `modelId`, cache reads and writes included. An unknown model, or a
+   * row without a price, costs 0 and says so (`known: false`): tokens still count, and the caller
+   * warns once.
    */
   priceUsage(modelId: string, usage: TokenUsage): { cost: number; known: boolean };
 }
@@ -118,10 +119,8 @@ export function createModelCatalog(entries: readonly ModelEntry[] = MODEL_CATALO
       };
     },
     priceUsage(modelId, usage) {
-      const entry = resolve(modelId);
-      return entry
-        ? { cost: costOfUsage(usage, entry.price), known: true }
-        : { cost: 0, known: false };
+      const price = resolve(modelId)?.price;
+      return price ? { cost: costOfUsage(usage, price), known: true } : { cost: 0, known: false };
     },
   };
 }

@@ -88,6 +88,26 @@ describe('checkModelId()', () => {
     expect(message).toContain('use an Anthropic model');
   });
 
+  it("accepts other providers' models once the Pi harness is installed", () => {
+    const both = ['claude-code', 'pi'] as const;
+    expect(checkModelId('gpt-5.2', defaultModelCatalog, both)).toMatchObject({
+      ok: true,
+      route: { provider: 'openai', model: 'gpt-5.2' },
+    });
+    expect(checkModelId('pi/anthropic/sonnet', defaultModelCatalog, both).ok).toBe(true);
+    expect(checkModelId('gemini-3-pro-preview-high', defaultModelCatalog, both).ok).toBe(true);
+    // Still a typo, not a Pi model: no provider and no catalog row.
+    expect(checkModelId('sonet', defaultModelCatalog, both)).toMatchObject({
+      code: 'unknown_model',
+    });
+  });
+
+  it('refuses Anthropic models when Claude Code is not installed', () => {
+    const check = checkModelId('sonnet', defaultModelCatalog, ['pi']);
+    expect(check).toMatchObject({ ok: false, code: 'unserved_provider' });
+    expect(check.ok === false && check.message).toContain('install @hankweave/claude-code');
+  });
+
   it('checks against the catalog it is given', () => {
     const small = createModelCatalog(MODEL_CATALOG.filter((entry) => entry.family === 'haiku'));
     expect(checkModelId('haiku', small).ok).toBe(true);

@@ -1,11 +1,16 @@
 import { suggestKey } from '../hank/unknown-key-hints.js';
 import { defaultModelCatalog, type ModelCatalog, type ModelRoute } from './model-catalog.js';
+import { type HarnessName, selectHarness } from './select-harness.js';
 
 /**
  * Providers an installed harness can run today. Claude Code serves Anthropic (Bedrock
- * `anthropic.*` profiles included); every other provider needs the Pi harness (issue 21).
+ * `anthropic.*` profiles included); every other provider needs the Pi harness (issue 21). The
+ * providers of {@link SERVED_HARNESSES}; the check itself goes by harness.
  */
 export const SERVED_PROVIDERS: readonly string[] = ['anthropic'];
+
+/** The harnesses {@link checkModelId} assumes installed unless told: Claude Code only, until Pi lands. */
+export const SERVED_HARNESSES: readonly HarnessName[] = ['claude-code'];
 
 /** The verdict of {@link checkModelId}. */
 export type ModelCheck =
@@ -28,11 +33,15 @@ const CLAUDE_FAMILY = /claude-(?:\d{1,2}(?:[-.]\d{1,2})?-)?(opus|sonnet|haiku)\b
  * Checks a model id (a codon's, a sentinel's, `overrides.model`) against the catalog: it must
  * name a model the catalog knows, in any form the catalog resolves (aliases `sonnet`/`opus`/
  * `haiku`, `anthropic/…`, dated ids, Bedrock `anthropic.*` profiles, Vertex `@date` versions,
- * an effort suffix `-high`/`-xhigh`),
- * and its provider must be one an installed harness serves ({@link SERVED_PROVIDERS}). A failure
- * says what to write instead (a "did you mean" when an id is close).
+ * an effort suffix `-high`/`-xhigh`), and the harness {@link selectHarness} picks for it must be
+ * one of `harnesses` (default {@link SERVED_HARNESSES}: Claude Code). A failure says what to
+ * write instead (a "did you mean" when an id is close).
  */
-export function checkModelId(id: string, catalog: ModelCatalog = defaultModelCatalog): ModelCheck {
+export function checkModelId(
+  id: string,
+  catalog: ModelCatalog = defaultModelCatalog,
+  harnesses: readonly HarnessName[] = SERVED_HARNESSES,
+): ModelCheck {
   const trimmed = id.trim();
   if (trimmed === '' || /\s/.test(trimmed)) {
     return {
@@ -44,20 +53,14 @@ export function checkModelId(id: string, catalog: ModelCatalog = defaultModelCat
   }
   // An effort suffix (`-high`, `-xhigh`; reference §1.9) picks a thinking level, not a model.
   const route = catalog.route(trimmed.replace(EFFORT_SUFFIX, ''));
-  // `pi/<provider>/<model>` (and the legacy `opencode/…`) ask for the Pi harness by name.
-  const forcedHarness = /^(pi|opencode)\//i.exec(trimmed)?.[1]?.toLowerCase();
+  const selection = selectHarness(trimmed, catalog);
   const knownProvider = route.provider !== 'unknown' || route.entry !== undefined;
-  if (
-    forcedHarness !== undefined ||
-    (knownProvider && !SERVED_PROVIDERS.includes(route.provider))
-  ) {
-    const what = forcedHarness
-      ? `${JSON.stringify(trimmed)} asks for the Pi harness`
-      : `${JSON.stringify(trimmed)} is a ${route.provider} model: it runs on the Pi harness`;
+  // An unknown model of no known provider is a typo more likely than a Pi model: say "unknown".
+  if ((selection.forced || knownProvider) && !harnesses.includes(selection.harness)) {
     return {
       ok: false,
       code: 'unserved_provider',
-      message: `${what}, which is not installed yet (issue 21); use an Anthropic model such as "sonnet", "opus" or "haiku"`,
+      message: unservedMessage(trimmed, selection.harness, selection.forced, route.provider),
     };
   }
   if (route.entry !== undefined) return { ok: true, route };
@@ -80,4 +83,20 @@ function suggestModel(id: string, catalog: ModelCatalog): string | undefined {
   const bare = id.slice(id.lastIndexOf('/') + 1);
   const candidates = [...Object.keys(catalog.aliases), ...catalog.entries.map((entry) => entry.id)];
   return suggestKey(bare, candidates);
+}
+
+function unservedMessage(
+  id: string,
+  harness: HarnessName,
+  forced: boolean,
+  provider: string,
+): string {
+  const quoted = JSON.stringify(id);
+  if (harness === 'pi') {
+    const what = forced
+      ? `${quoted} asks for the Pi harness`
+      : `${quoted} is a ${provider} model: it runs on the Pi harness`;
+    return `${what}, which is not installed yet (issue 21); use an Anthropic model such as "sonnet", "opus" or "haiku"`;
+  }
+  return `${quoted} is an Anthropic model: it runs on Claude Code, which is not installed; install @hankweave/claude-code`;
 }

@@ -20,5 +20,10 @@ export interface ModelEntry {
   version?: string;
   /** Input tokens the model accepts. */
   contextWindow: number;
-  price: ModelPrice;
+  /**
+   * List prices. Absent when no public price could be cited: the model's usage then costs 0 USD
+   * (`priceUsage` says `known: false`, the parser warns, and budget warning W4 flags a dollar
+   * budget on it).
+   */
+  price?: ModelPrice;
 }
