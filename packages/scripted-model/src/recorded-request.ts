@@ -1,10 +1,13 @@
 import type { ScriptedModelErrorCode } from './errors.js';
 import type { Failure } from './script-schema.js';
 
-/** What kind of request the server saw. */
-export type RequestKind = 'messages' | 'count-tokens' | 'other';
+/**
+ * What kind of request the server saw: `messages` (Anthropic Messages API), `chat-completions`
+ * (OpenAI Chat Completions API), `count-tokens`, or `other` (probes, model lists).
+ */
+export type RequestKind = 'messages' | 'chat-completions' | 'count-tokens' | 'other';
 
-/** Where a Messages request landed in the script and what it was served. */
+/** Where a Messages or Chat Completions request landed in the script and what it was served. */
 export interface RequestMatch {
   /** Index of the conversation in the script. */
   conversation: number;

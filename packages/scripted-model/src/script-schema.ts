@@ -100,16 +100,20 @@ export const failureSchema = z.union([
       kind: z.literal('rate-limit'),
       retryAfterSeconds: z.number().nonnegative().default(0),
     })
-    .describe('HTTP 429 rate_limit_error with a retry-after header.'),
-  statusFailure('server-error', 'HTTP 500 api_error.'),
-  statusFailure('overloaded', 'HTTP 529 overloaded_error.'),
+    .describe(
+      'HTTP 429 with a retry-after header (rate_limit_error; OpenAI: rate_limit_exceeded).',
+    ),
+  statusFailure('server-error', 'HTTP 500 (api_error; OpenAI: server_error).'),
+  statusFailure('overloaded', 'HTTP 529 overloaded_error (OpenAI: HTTP 503 server_error).'),
   z
     .strictObject({
       kind: z.literal('prompt-too-long'),
       tokens: z.int().positive().default(250_000),
       maximum: z.int().positive().default(200_000),
     })
-    .describe('HTTP 400 invalid_request_error "prompt is too long: N tokens > M maximum".'),
+    .describe(
+      'HTTP 400 invalid_request_error "prompt is too long: N tokens > M maximum" (OpenAI: code context_length_exceeded).',
+    ),
   z
     .strictObject({
       kind: z.literal('http-error'),
@@ -118,7 +122,7 @@ export const failureSchema = z.union([
       message: z.string().default('Scripted error'),
       headers: z.record(z.string(), z.string()).optional(),
     })
-    .describe('Any HTTP error with an Anthropic error body.'),
+    .describe("Any HTTP error with the API's error body (`type` is the error type)."),
   z
     .strictObject({
       kind: z.literal('stall'),

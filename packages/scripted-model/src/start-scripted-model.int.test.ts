@@ -83,7 +83,11 @@ describe('startScriptedModel()', () => {
     });
     expect(await count.json()).toEqual({ input_tokens: expect.any(Number) });
     expect((await fetch(`${model.url}/api/hello`, { method: 'HEAD' })).status).toBe(200);
-    expect(await (await fetch(`${model.url}/v1/models`)).json()).toMatchObject({ data: [] });
+    expect(await (await fetch(`${model.url}/v1/models`)).json()).toMatchObject({
+      object: 'list',
+      data: [{ id: 'scripted-model', object: 'model', type: 'model' }],
+      has_more: false,
+    });
     expect(model.requests.map((r) => r.kind)).toEqual(['count-tokens', 'other', 'other']);
     expect(model.requests.every((r) => r.match === undefined)).toBe(true);
   });

@@ -1,7 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ScriptedModelError } from './errors.js';
+import { handleChatCompletions } from './internal/handle-chat-completions.js';
 import { handleMessages } from './internal/handle-messages.js';
+import { modelList } from './internal/list-models.js';
 import { parseJsonLoosely, readBody } from './internal/read-body.js';
 import { TurnSelector } from './internal/select-turn.js';
 import { parseScript } from './load-script.js';
@@ -20,7 +22,10 @@ export interface ScriptedModelOptions {
 
 /** A running scripted model server. */
 export interface ScriptedModel {
-  /** Base URL without a trailing slash, e.g. `http://127.0.0.1:43117`: the `ANTHROPIC_BASE_URL`. */
+  /**
+   * Base URL without a trailing slash, e.g. `http://127.0.0.1:43117`: the `ANTHROPIC_BASE_URL`;
+   * OpenAI clients take it with or without `/v1`.
+   */
   readonly url: string;
   /** The port actually bound. */
   readonly port: number;
@@ -49,6 +54,7 @@ function kindOf(method: string, pathname: string): RequestKind {
   // Suffix match: a base URL configured with or without `/v1` still reaches the handlers.
   if (pathname.endsWith('/messages/count_tokens')) return 'count-tokens';
   if (pathname.endsWith('/messages')) return 'messages';
+  if (pathname.endsWith('/chat/completions')) return 'chat-completions';
   return 'other';
 }
 
@@ -58,24 +64,30 @@ function sendJson(res: ServerResponse, body: unknown): void {
 }
 
 // Start-up probes (`HEAD /api/hello`, `GET /v1/models`, …) only need a 2xx to let the agent
-// proceed; an empty model list is a valid answer to the one listing clients may call.
-function answerOther(req: IncomingMessage, res: ServerResponse, pathname: string): void {
+// proceed; the model list names the script's models for clients that pick from it.
+function answerOther(
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+  script: Script,
+): void {
   if (req.method === 'HEAD') {
     res.writeHead(200);
     res.end();
     return;
   }
   if (req.method === 'GET' && pathname.endsWith('/models')) {
-    sendJson(res, { data: [], has_more: false, first_id: null, last_id: null });
+    sendJson(res, modelList(script));
     return;
   }
   sendJson(res, {});
 }
 
 /**
- * Starts an HTTP server on loopback that answers the Anthropic Messages API from `script`.
- * Point Claude Code at it with `ANTHROPIC_BASE_URL=<url>`, or the Vercel AI SDK with
- * `createAnthropic({ baseURL: url + '/v1' })`.
+ * Starts an HTTP server on loopback that answers the Anthropic Messages API and the OpenAI Chat
+ * Completions API from `script`. Point Claude Code at it with `ANTHROPIC_BASE_URL=<url>`, Pi with
+ * a `models.json` provider (`baseUrl: url + '/v1'`, `api: 'openai-completions'`), or the Vercel
+ * AI SDK with `createAnthropic({ baseURL: url + '/v1' })`.
  *
  * @throws {ScriptedModelError} SCRIPTED_MODEL_INVALID_SCRIPT when the script is invalid;
  * SCRIPTED_MODEL_LISTEN_FAILED when the port cannot be bound.
@@ -103,10 +115,11 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
     const text = await readBody(req);
     entry.body = parseJsonLoosely(text);
     if (entry.kind === 'messages') return handleMessages(req, res, entry, { script, selector });
+    if (entry.kind === 'chat-completions') return handleChatCompletions(res, entry, { selector });
     // A rough count (4 characters a token) is all agents use count_tokens for.
     if (entry.kind === 'count-tokens')
       return sendJson(res, { input_tokens: Math.ceil(text.length / 4) });
-    answerOther(req, res, pathname);
+    answerOther(req, res, pathname, script);
   };
 
   const server = createServer((req, res) => {

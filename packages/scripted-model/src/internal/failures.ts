@@ -35,6 +35,35 @@ function partialBody(message: ApiMessage, stream: boolean): string {
   return json.slice(0, Math.floor(json.length / 2));
 }
 
+/** The failures that break the connection rather than answer an HTTP error. */
+export type BrokenResponse = Extract<Failure, { kind: 'stall' | 'drop' }>;
+
+/**
+ * Serves a stall or a drop, whatever the API: `partial` is what a mid-stream failure gets to
+ * send before it stops (the stream up to its first delta, or half the JSON body).
+ */
+export function serveBrokenResponse(
+  res: ServerResponse,
+  failure: BrokenResponse,
+  partial: string,
+  stream: boolean,
+): void {
+  if (failure.kind === 'stall') {
+    if (failure.phase === 'before-headers') return;
+    startBody(res, stream);
+    if (failure.phase === 'mid-stream') res.write(partial);
+    return;
+  }
+  if (failure.phase === 'before-headers') {
+    res.socket?.destroy();
+    return;
+  }
+  startBody(res, stream);
+  // Destroy only once the partial body has reached the socket, so the client sees a cut
+  // stream rather than a refused request.
+  res.write(partial, () => res.socket?.destroy());
+}
+
 type HttpError = [status: number, type: string, message: string, headers?: Record<string, string>];
 
 function httpError(failure: Failure): HttpError | undefined {
@@ -76,21 +105,7 @@ export function serveFailure(
     sendApiError(res, ...http);
     return;
   }
-  switch (failure.kind) {
-    case 'stall':
-      if (failure.phase === 'before-headers') return;
-      startBody(res, stream);
-      if (failure.phase === 'mid-stream') res.write(partialBody(message, stream));
-      return;
-    case 'drop':
-      if (failure.phase === 'before-headers') {
-        res.socket?.destroy();
-        return;
-      }
-      startBody(res, stream);
-      // Destroy only once the partial body has reached the socket, so the client sees a cut
-      // stream rather than a refused request.
-      res.write(partialBody(message, stream), () => res.socket?.destroy());
-      return;
+  if (failure.kind === 'stall' || failure.kind === 'drop') {
+    serveBrokenResponse(res, failure, partialBody(message, stream), stream);
   }
 }

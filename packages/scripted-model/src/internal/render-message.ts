@@ -1,7 +1,7 @@
-import { isAbsolute, join } from 'node:path';
 import type { ContentBlock, Turn, Usage } from '../script-schema.js';
 import type { MessagesRequest } from './request-view.js';
 import { workingDirectory } from './request-view.js';
+import { isToolBlock, scriptedToolCall, type ToolCall, type ToolDialect } from './tool-calls.js';
 
 /** An Anthropic content block as sent to the client. */
 export type ApiContentBlock =
@@ -54,17 +54,18 @@ interface RenderContext {
   request: MessagesRequest;
   /** Makes tool ids unique within a session and stable across retries of the same turn. */
   idPrefix: string;
+  /** Whose tool names to use when the request offers neither agent's; default Claude Code's. */
+  fallbackDialect?: ToolDialect;
+  /** Start of generated tool ids: `toolu_` (default, Anthropic's) or `call_` (OpenAI's). */
+  toolIdStart?: string;
 }
 
 function renderBlock(block: ContentBlock, index: number, context: RenderContext): ApiContentBlock {
-  const cwd = workingDirectory(context.request);
-  const path = (value: string) =>
-    cwd !== undefined && !isAbsolute(value) ? join(cwd, value) : value;
-  const tool = (name: string, input: Record<string, unknown>, id?: string): ApiContentBlock => ({
+  const tool = (call: ToolCall): ApiContentBlock => ({
     type: 'tool_use',
-    id: id ?? `toolu_${context.idPrefix}b${index}`,
-    name,
-    input,
+    id: call.id ?? `${context.toolIdStart ?? 'toolu_'}${context.idPrefix}b${index}`,
+    name: call.name,
+    input: call.input,
   });
   if ('text' in block) return { type: 'text', text: block.text };
   if ('thinking' in block) {
@@ -74,37 +75,17 @@ function renderBlock(block: ContentBlock, index: number, context: RenderContext)
       signature: block.signature ?? DUMMY_SIGNATURE,
     };
   }
-  if ('write' in block) {
-    return tool('Write', { file_path: path(block.write.path), content: block.write.content });
+  if (isToolBlock(block)) {
+    const { request } = context;
+    const offered = (request.tools ?? []).flatMap((offer) => offer.name ?? []);
+    const cwd = workingDirectory(request);
+    const fallback = context.fallbackDialect ?? 'claude-code';
+    return tool(scriptedToolCall(block, { offered, cwd, fallback }));
   }
-  if ('edit' in block) {
-    const { path: file, oldString, newString, replaceAll } = block.edit;
-    return tool('Edit', {
-      file_path: path(file),
-      old_string: oldString,
-      new_string: newString,
-      ...(replaceAll === undefined ? {} : { replace_all: replaceAll }),
-    });
-  }
-  if ('bash' in block) {
-    const bash = typeof block.bash === 'string' ? { command: block.bash } : block.bash;
-    return tool('Bash', {
-      command: bash.command,
-      ...(bash.description === undefined ? {} : { description: bash.description }),
-      ...(bash.timeoutMs === undefined ? {} : { timeout: bash.timeoutMs }),
-    });
-  }
-  if ('read' in block) {
-    const read = typeof block.read === 'string' ? { path: block.read } : block.read;
-    return tool('Read', {
-      file_path: path(read.path),
-      ...(read.offset === undefined ? {} : { offset: read.offset }),
-      ...(read.limit === undefined ? {} : { limit: read.limit }),
-    });
-  }
-  if ('tool' in block) return tool(block.tool.name, block.tool.input, block.tool.id);
   const forced = forcedTool(context.request);
-  if (forced !== undefined) return tool(forced, block.object as Record<string, unknown>);
+  if (forced !== undefined) {
+    return tool({ name: forced, input: block.object as Record<string, unknown> });
+  }
   return { type: 'text', text: JSON.stringify(block.object) };
 }
 

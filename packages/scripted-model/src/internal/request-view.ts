@@ -93,10 +93,12 @@ export function conversationKey(request: MessagesRequest): string {
 }
 
 // Claude Code states its working directory in an environment reminder (2.1.x: first user
-// message) or in the system prompt (older versions); relative tool paths are resolved against it.
-const WORKING_DIRECTORY = /(?:Primary working directory|Working directory):\s*(\/[^\n]*)/;
+// message) or in the system prompt (older versions), Pi in its system prompt ("Current working
+// directory: …"); relative tool paths are resolved against it.
+const WORKING_DIRECTORY =
+  /(?:Primary working directory|Current working directory|Working directory):\s*(\/[^\n]*)/;
 
-/** The agent's working directory when the request reveals it (Claude Code does). */
+/** The agent's working directory when the request reveals it (Claude Code and Pi do). */
 export function workingDirectory(request: MessagesRequest): string | undefined {
   const texts = [systemText(request), ...request.messages.map(userText)];
   for (const text of texts) {

@@ -4,7 +4,7 @@ import type { ApiContentBlock, ApiMessage } from './render-message.js';
 // as they do from the real API.
 const CHUNK = 24;
 
-function chunks(text: string): string[] {
+export function chunks(text: string): string[] {
   if (text.length === 0) return [''];
   const parts: string[] = [];
   for (let offset = 0; offset < text.length; offset += CHUNK) {
