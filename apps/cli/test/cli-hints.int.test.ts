@@ -91,7 +91,7 @@ describe('pnpm hankweave (the root script)', () => {
     });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(executionDirOf(resumed.stdout)).toBe(executionDir);
-   }, 240_000);
+  }, 240_000);
 
   it('keeps stdout to JSON for --json commands', async () => {
     const run = await runCli(
