@@ -1,0 +1,320 @@
+// Pi's `--mode json` lines → the Claude-style agent-log records `@hankweave/harness` parses
+// (reference §4.3: "Pi events are translated into Claude-style system / assistant / user /
+// result JSONL records"). Pure: the state goes in and comes out, nothing is mutated, so each Pi
+// line can be unit-tested against the records it must produce.
+
+/** One Claude-style agent-log record (without the `timestamp` the log writer stamps on). */
+export type ClaudeRecord = Record<string, unknown> & { type: string };
+
+/** Claude-style token usage, as the harness parser reads it. */
+export interface ClaudeUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_input_tokens: number;
+  cache_creation_input_tokens: number;
+}
+
+/** What the translation of one Pi process knows so far. Create with {@link initialPiTranslation}. */
+export interface PiTranslationState {
+  /** The model id the runtime asked for: every record names it, so the catalog prices it. */
+  readonly model: string;
+  /** The cwd the agent was started in (for `system/init`). */
+  readonly cwd?: string;
+  /** Pi's session id (its `session` line), the id a later start resumes. */
+  readonly sessionId?: string;
+  /** Assistant messages translated so far (numbering messages without a response id). */
+  readonly messageCount: number;
+  /** Usage of every assistant message of this process (the result's usage). */
+  readonly usage: ClaudeUsage;
+  /** Pi's own cost of those messages (its model table; 0 for custom models). */
+  readonly piCost: number;
+  /** The last assistant message: its text, and its error when it failed. */
+  readonly lastText?: string;
+  readonly lastError?: string;
+  /** Pi reported an overflow (`compaction_start` with reason `overflow`). */
+  readonly overflow: boolean;
+  /** `agent_end` arrived: the result is due unless Pi retries (`auto_retry_start`). */
+  readonly ended: boolean;
+  /** The result has been written. */
+  readonly resultWritten: boolean;
+}
+
+/** Prices the result's usage; undefined when the catalog has no price for the model. */
+export type PriceUsage = (model: string, usage: ClaudeUsage) => number | undefined;
+
+/** The state before Pi's first line. */
+export function initialPiTranslation(input: { model: string; cwd?: string }): PiTranslationState {
+  return {
+    model: input.model,
+    ...(input.cwd !== undefined && { cwd: input.cwd }),
+    messageCount: 0,
+    usage: zeroUsage(),
+    piCost: 0,
+    overflow: false,
+    ended: false,
+    resultWritten: false,
+  };
+}
+
+/** The records of one Pi line, and the state after it. */
+export interface PiTranslation {
+  state: PiTranslationState;
+  records: ClaudeRecord[];
+}
+
+type PiLine = Record<string, unknown> & { type?: unknown };
+type PiBlock = Record<string, unknown> & { type?: unknown };
+
+// Pi's texts of a context overflow (OpenAI, Anthropic, Google and local servers phrase it
+// differently); they become Claude's "Prompt is too long" so the parser sees context exceeded.
+const OVERFLOW_TEXT =
+  /context_length_exceeded|maximum context length|context window|prompt is too long|too many tokens/i;
+
+/**
+ * Translates one parsed Pi line. Lines that carry nothing the log needs (`agent_start`,
+ * `turn_start`, `message_update`, `tool_execution_*`, user messages) give no records; the result
+ * is written by {@link finishPiTranslation}, because Pi may still retry after `agent_end`.
+ */
+export function translatePiLine(state: PiTranslationState, line: PiLine): PiTranslation {
+  switch (line.type) {
+    case 'session':
+      return onSession(state, line);
+    case 'message_end':
+      return onMessageEnd(state, asRecord(line.message));
+    case 'agent_end':
+      return { state: { ...state, ended: true }, records: [] };
+    case 'auto_retry_start':
+      // Pi tries again: the failure before it is not the outcome.
+      return {
+        state: { ...state, ended: false, lastError: undefined },
+        records: [retryRecord(state, line)],
+      };
+    case 'compaction_start':
+      if (line.reason !== 'overflow') return { state, records: [] };
+      return {
+        state: { ...state, overflow: true },
+        records: [
+          { type: 'system', subtype: 'compact_boundary', session_id: state.sessionId ?? '' },
+        ],
+      };
+    default:
+      return { state, records: [] };
+  }
+}
+
+/**
+ * The `result` record once Pi has exited: success with the last text, or an error with the last
+ * API error (Pi exits 0 even when the API failed). None when Pi never finished a run (killed,
+ * crashed): the harness then reports the exit as it was.
+ */
+export function finishPiTranslation(state: PiTranslationState, price: PriceUsage): PiTranslation {
+  if (!state.ended || state.resultWritten) return { state, records: [] };
+  const usage = state.usage;
+  const cost = price(state.model, usage) ?? (state.piCost > 0 ? state.piCost : undefined);
+  const base = {
+    type: 'result',
+    num_turns: state.messageCount,
+    duration_ms: 0,
+    duration_api_ms: 0,
+    session_id: state.sessionId ?? '',
+    usage,
+    ...(cost !== undefined && { total_cost_usd: cost }),
+  };
+  const error = state.lastError;
+  const record: ClaudeRecord =
+    error === undefined
+      ? { ...base, subtype: 'success', is_error: false, result: state.lastText ?? '' }
+      : { ...base, subtype: 'error', is_error: true, result: errorText(error, state.overflow) };
+  return { state: { ...state, resultWritten: true }, records: [record] };
+}
+
+function onSession(state: PiTranslationState, line: PiLine): PiTranslation {
+  const sessionId = typeof line.id === 'string' ? line.id : undefined;
+  if (sessionId === undefined) return { state, records: [] };
+  const cwd = typeof line.cwd === 'string' ? line.cwd : state.cwd;
+  return {
+    state: { ...state, sessionId },
+    records: [
+      {
+        type: 'system',
+        subtype: 'init',
+        session_id: sessionId,
+        model: state.model,
+        ...(cwd !== undefined && { cwd }),
+        agent: 'pi',
+      },
+    ],
+  };
+}
+
+function onMessageEnd(
+  state: PiTranslationState,
+  message: Record<string, unknown> | undefined,
+): PiTranslation {
+  if (message?.role === 'assistant') return onAssistant(state, message);
+  if (message?.role === 'toolResult') {
+    return { state, records: [toolResultRecord(state, message)] };
+  }
+  return { state, records: [] };
+}
+
+function onAssistant(state: PiTranslationState, message: Record<string, unknown>): PiTranslation {
+  const blocks = Array.isArray(message.content) ? (message.content as PiBlock[]) : [];
+  const content = blocks.flatMap(claudeBlock);
+  const failed = message.stopReason === 'error';
+  const error = failed ? String(message.errorMessage ?? 'Pi reported an API error') : undefined;
+  const usage = claudeUsage(asRecord(message.usage));
+  const piCost = numberOf(asRecord(asRecord(message.usage)?.cost)?.total);
+  const text = content
+    .filter((block) => block.type === 'text')
+    .map((block) => block.text as string)
+    .join('\n');
+  const next: PiTranslationState = {
+    ...state,
+    usage: addUsage(state.usage, usage),
+    piCost: state.piCost + piCost,
+    lastText: text,
+    lastError: error,
+    ...(error !== undefined && OVERFLOW_TEXT.test(error) && { overflow: true }),
+  };
+  // A failed request with nothing in it is Pi's error notice, not a model turn (Claude Code
+  // writes no assistant message for it either): it only shapes the result.
+  if (failed && content.length === 0 && isZero(usage)) return { state: next, records: [] };
+  const messageCount = state.messageCount + 1;
+  const id =
+    typeof message.responseId === 'string' && message.responseId !== ''
+      ? message.responseId
+      : `pi-${state.sessionId ?? 'session'}-${messageCount}`;
+  return {
+    state: { ...next, messageCount },
+    records: [
+      {
+        type: 'assistant',
+        session_id: state.sessionId ?? '',
+        message: {
+          id,
+          type: 'message',
+          role: 'assistant',
+          model: state.model,
+          content,
+          stop_reason: claudeStopReason(message.stopReason),
+          usage,
+        },
+      },
+    ],
+  };
+}
+
+function claudeBlock(block: PiBlock): ClaudeRecord[] {
+  if (block.type === 'text' && typeof block.text === 'string') {
+    return block.text === '' ? [] : [{ type: 'text', text: block.text }];
+  }
+  if (block.type === 'thinking' && typeof block.thinking === 'string') {
+    return block.thinking === '' ? [] : [{ type: 'thinking', thinking: block.thinking }];
+  }
+  if (block.type === 'toolCall' && typeof block.id === 'string') {
+    return [
+      {
+        type: 'tool_use',
+        id: block.id,
+        name: String(block.name ?? 'unknown'),
+        input: asRecord(block.arguments) ?? {},
+      },
+    ];
+  }
+  return [];
+}
+
+function toolResultRecord(state: PiTranslationState, message: Record<string, unknown>) {
+  const parts = Array.isArray(message.content) ? (message.content as PiBlock[]) : [];
+  const content = parts.flatMap((part) =>
+    part.type === 'text' && typeof part.text === 'string'
+      ? [{ type: 'text', text: part.text }]
+      : part.type === 'image'
+        ? [{ type: 'text', text: '[image]' }]
+        : [],
+  );
+  return {
+    type: 'user',
+    session_id: state.sessionId ?? '',
+    message: {
+      role: 'user',
+      content: [
+        {
+          type: 'tool_result',
+          tool_use_id: String(message.toolCallId ?? ''),
+          content,
+          is_error: message.isError === true,
+        },
+      ],
+    },
+  };
+}
+
+function retryRecord(state: PiTranslationState, line: PiLine): ClaudeRecord {
+  const error = typeof line.errorMessage === 'string' ? line.errorMessage : undefined;
+  const status = error === undefined ? undefined : /^(\d{3})\b/.exec(error)?.[1];
+  return {
+    type: 'system',
+    subtype: 'api_retry',
+    session_id: state.sessionId ?? '',
+    ...(typeof line.attempt === 'number' && { attempt: line.attempt }),
+    ...(typeof line.maxAttempts === 'number' && { max_retries: line.maxAttempts }),
+    ...(typeof line.delayMs === 'number' && { retry_delay_ms: line.delayMs }),
+    ...(status !== undefined && { error_status: Number(status) }),
+    ...(error !== undefined && { error }),
+  };
+}
+
+function errorText(error: string, overflow: boolean): string {
+  // The parser and the classifier know Claude's phrase for an overflow (reference §4.5).
+  return overflow || OVERFLOW_TEXT.test(error) ? `Prompt is too long: ${error}` : error;
+}
+
+function claudeStopReason(stopReason: unknown): string | null {
+  if (stopReason === 'toolUse') return 'tool_use';
+  if (stopReason === 'stop') return 'end_turn';
+  if (stopReason === 'length') return 'max_tokens';
+  return null;
+}
+
+function claudeUsage(usage: Record<string, unknown> | undefined): ClaudeUsage {
+  return {
+    input_tokens: numberOf(usage?.input),
+    output_tokens: numberOf(usage?.output),
+    cache_read_input_tokens: numberOf(usage?.cacheRead),
+    cache_creation_input_tokens: numberOf(usage?.cacheWrite),
+  };
+}
+
+function zeroUsage(): ClaudeUsage {
+  return {
+    input_tokens: 0,
+    output_tokens: 0,
+    cache_read_input_tokens: 0,
+    cache_creation_input_tokens: 0,
+  };
+}
+
+function addUsage(a: ClaudeUsage, b: ClaudeUsage): ClaudeUsage {
+  return {
+    input_tokens: a.input_tokens + b.input_tokens,
+    output_tokens: a.output_tokens + b.output_tokens,
+    cache_read_input_tokens: a.cache_read_input_tokens + b.cache_read_input_tokens,
+    cache_creation_input_tokens: a.cache_creation_input_tokens + b.cache_creation_input_tokens,
+  };
+}
+
+function isZero(usage: ClaudeUsage): boolean {
+  return Object.values(usage).every((value) => value === 0);
+}
+
+function numberOf(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
