@@ -72,8 +72,6 @@ describe('the preflight of a run, and the model check of validate', () => {
   it.each([
     ['sonet', 'Did you mean "sonnet"?'],
     ['claude-sonnet-9-9', 'Did you mean "sonnet"?'],
-    ['gpt-5.2', 'Pi harness, which is not installed yet'],
-    ['gemini-3-pro-preview', 'Pi harness, which is not installed yet'],
   ])('refuses the model %s at validate, at --validate and at a run: %s', async (model, says) => {
     const { hankDir, dataDir } = exampleWithModel(`model-${model}`, model);
     for (const args of [
@@ -88,12 +86,26 @@ describe('the preflight of a run, and the model check of validate', () => {
       expect(stderr).toContain(says);
     }
     const json = JSON.parse((await runCli(['validate', hankDir, '--json'], { env: bare })).stdout);
-    expect(json.errors[0]).toMatchObject({
-      path: 'hank[0].model',
-      code: model.startsWith('g') ? 'unserved_provider' : 'unknown_model',
-    });
+    expect(json.errors[0]).toMatchObject({ path: 'hank[0].model', code: 'unknown_model' });
     expect(existsSync(sandbox.baseDir)).toBe(false);
   });
+
+  it.each([
+    ['gpt-5.2', 'OPENAI_API_KEY'],
+    ['gemini-3-pro-preview', 'GEMINI_API_KEY'],
+  ])(
+    'accepts %s (the Pi harness is installed) and, without a key, names %s before creating anything',
+    async (model, key) => {
+      const { hankDir, dataDir } = exampleWithModel(`pi-model-${model}`, model);
+      expect((await runCli(['validate', hankDir], { env: bare })).code).toBe(0);
+      const result = await runCli([hankDir, dataDir], { env: bare });
+      expect(result.code).toBe(1);
+      const stderr = stripAnsi(result.stderr);
+      expect(stderr).toContain(key);
+      expect(stderr).toContain('--scripted-model');
+      expect(existsSync(sandbox.baseDir)).toBe(false);
+    },
+  );
 
   it('refuses a run whose --model override is unknown', async () => {
     const { hankDir, dataDir } = sandbox.copyExample('model-flag');

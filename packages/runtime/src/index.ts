@@ -36,6 +36,7 @@ export {
   type RuntimeCommand,
 } from './runtime/create-runtime.js';
 export type { CreateRuntimeOptions } from './runtime/create-runtime-options.js';
+export { installedHarnesses } from './runtime/default-harness.js';
 export type { ShutdownReason } from './runtime/exit-code.js';
 export type { RuntimeExit } from './runtime/hankweave-runtime.js';
 export { type LoadedHank, loadHank } from './runtime/open-execution.js';

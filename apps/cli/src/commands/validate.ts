@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { installedHarnesses } from '@hankweave/runtime';
 import { type HankConfig, type HankIssue, isLoopConfig, validateHank } from '@hankweave/types';
 import { printBudgetTable } from '../output/budget-table.js';
 import { commandHint, shellArg } from '../output/command-hint.js';
@@ -43,6 +44,8 @@ export function validateCommand(
   const result = validateHank(typeof model === 'string' ? withModel(config, model) : config, {
     hankDir,
     hankPath,
+    // As the run would: a model is usable when an installed adapter runs it (Pi: not Anthropic's).
+    harnesses: installedHarnesses(),
   });
   const runtimeConfig = options.verbose ? resolved : undefined;
   const outputWarning =

@@ -37,9 +37,9 @@ function hintTable(): Record<string, string> {
     RUNTIME_LISTEN_FAILED:
       'Pick another port with --port <n> (0 picks a free one), or stop what holds that port.',
     RUNTIME_HARNESS_UNAVAILABLE:
-      'Install @hankweave/claude-code beside hankweave, or pass --scripted-model <script> for an offline dry run; a non-Anthropic model needs the Pi harness, not installed yet: use an Anthropic model such as "sonnet".',
+      'Install the adapter the model needs beside hankweave (@hankweave/claude-code for Anthropic models, @hankweave/pi for the others), or pass --scripted-model <script> for an offline dry run.',
     RUNTIME_NO_CREDENTIALS:
-      'Set ANTHROPIC_API_KEY (or run `claude login`), or pass --scripted-model <script> for an offline dry run.',
+      "Set the key the message names (ANTHROPIC_API_KEY or `claude login` for Anthropic models, the provider's key for the others), or pass --scripted-model <script> for an offline dry run.",
     RUNTIME_API_UNREACHABLE:
       'Check the network, the proxy and ANTHROPIC_BASE_URL, or pass --scripted-model <script> for an offline dry run.',
     RUNTIME_DATA_CHANGED:

@@ -9,6 +9,8 @@ import { describeFsError } from '../output/fs-error-hint.js';
 /** A dry run: the scripted model serving the agent, and the environment that points it there. */
 export interface DryRun {
   model: ScriptedModel;
+  /** Where Pi codons (models that are not Anthropic's) reach it: its Chat Completions at `/v1`. */
+  piBaseUrl: string;
   env: NodeJS.ProcessEnv;
   /** Requests the script had no answer for (each failed the agent's call), as messages. */
   unanswered(): string[];
@@ -22,7 +24,9 @@ const isRoot = (): boolean => process.getuid?.() === 0;
  * the agent environment for it: a dummy API key (a real one is never sent, even to loopback), no
  * non-essential traffic, no agent-side retries, and a private Claude config directory (under the
  * OS temp dir, per data path, so resumed `continue-previous` sessions are found and ~/.claude is
- * never touched). As root it sets IS_SANDBOX=1: a dry run on a scripted model is sandboxed by
+ * never touched). Pi codons reach the same server over Chat Completions (`piBaseUrl`, the
+ * model's `/v1`): the one script answers both agents, and Pi needs no provider key for a base URL;
+ * their sessions live in the execution (`.hankweave/pi/`). As root it sets IS_SANDBOX=1: a dry run on a scripted model is sandboxed by
  * definition (no network, no real model), so Claude Code may bypass its permission prompts.
  */
 export async function startDryRun(
@@ -54,6 +58,7 @@ export async function startDryRun(
   };
   return {
     model,
+    piBaseUrl: `${model.url}/v1`,
     env,
     unanswered: () =>
       model.requests

@@ -5,6 +5,7 @@ import {
   type HankConfig,
   isLoopConfig,
   type ModelCatalog,
+  selectHarness,
 } from '@hankweave/types';
 import { RuntimeError } from '../errors.js';
 import {
@@ -12,6 +13,7 @@ import {
   findAnthropicCredentials,
   isFlagOn,
 } from './anthropic-credentials.js';
+import { findPiCredentials } from './pi-credentials.js';
 import { DEFAULT_ANTHROPIC_BASE_URL, probeEndpoint } from './probe-endpoint.js';
 
 /** Inputs of {@link preflight}. */
@@ -22,6 +24,8 @@ export interface PreflightOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** Where the agent is pointed instead of `ANTHROPIC_BASE_URL` (a proxy, a scripted model). */
   anthropicBaseUrl?: string;
+  /** Where Pi codons are pointed instead of their provider's API (a local server, a scripted model). */
+  piBaseUrl?: string;
   /** The agent talks to a scripted model: no credentials are needed, only that it answers. */
   scripted?: boolean;
   /** How long the reachability check may take per endpoint, in ms (default 3000). */
@@ -32,8 +36,11 @@ export interface PreflightOptions {
 
 /** What the preflight found usable: for the server log. */
 export interface PreflightReport {
-  /** Where the credentials of the Anthropic codons come from (one per distinct source). */
-  credentials: CredentialSource[];
+  /**
+   * Where the credentials of the codons come from (one per distinct source): a
+   * {@link CredentialSource} for Anthropic codons, the key variable (or base URL) for Pi codons.
+   */
+  credentials: (CredentialSource | string)[];
   /** The endpoints checked (`host:port`), every one reachable. */
   endpoints: string[];
 }
@@ -44,6 +51,8 @@ const OFFLINE_HINT = 'or try the hank offline with --scripted-model <model-scrip
 /** One endpoint to check, and the codons whose agents will call it. */
 interface Endpoint {
   url: URL;
+  /** Whose API it is, for the message: `Anthropic`, or a Pi codon's provider. */
+  api: string;
   env: Record<string, string>;
   codons: string[];
 }
@@ -52,24 +61,51 @@ interface Endpoint {
  * Checks, before an execution is created, what the first agent call would otherwise find out a
  * minute later: that every codon's provider has credentials, and that the API it calls answers.
  * Each codon is checked with the environment its agent will get (`HANKWEAVE_*` mapped, the
- * codon's `env` applied). Only Anthropic codons are checked: `validateHank` already refuses
- * models no installed harness runs.
+ * codon's `env` applied). Anthropic codons need Claude Code's credentials; Pi codons
+ * (reference §1.9) need their provider's key (`providerKeyNames`) or a base URL (`piBaseUrl`,
+ * `<PROVIDER>_BASE_URL`). `validateHank` already refuses models no installed harness runs.
  *
  * @throws {RuntimeError} RUNTIME_NO_CREDENTIALS (details.codons, details.looked) when an
- *   Anthropic codon has no API key, token, cloud switch, base URL or `claude login`;
+ *   Anthropic codon has no API key, token, cloud switch, base URL or `claude login`, or a Pi
+ *   codon has no provider key and no base URL (details.keys);
  *   RUNTIME_API_UNREACHABLE (details.url, target, error) when the API or its proxy does not
  *   answer within `timeoutMs`, or the base URL is not a URL.
  */
 export async function preflight(options: PreflightOptions): Promise<PreflightReport> {
   const models = options.models ?? defaultModelCatalog;
-  const credentials = new Set<CredentialSource>();
+  const credentials = new Set<CredentialSource | string>();
   const missing: { codons: string[]; looked: string[] } = { codons: [], looked: [] };
+  const missingPi: { codons: string[]; keys: string[] } = { codons: [], keys: [] };
   const endpoints = new Map<string, Endpoint>();
   const codons: CodonConfig[] = options.config.hank.flatMap((item) =>
     isLoopConfig(item) ? item.codons : [item],
   );
+  const addEndpoint = (raw: string, api: string, env: Record<string, string>, codonId: string) => {
+    const url = parseBaseUrl(raw, codonId, api);
+    const endpoint = endpoints.get(url.href) ?? { url, api, env, codons: [] };
+    endpoint.codons.push(codonId);
+    endpoints.set(url.href, endpoint);
+  };
   for (const codon of codons) {
-    if (models.route(codon.model).provider !== 'anthropic') continue;
+    const selection = selectHarness(codon.model, models);
+    if (selection.harness === 'pi') {
+      const lookup = findPiCredentials(selection, options.env, codon.env, options.piBaseUrl);
+      if (!lookup.found) {
+        if (options.scripted) continue;
+        missingPi.codons.push(codon.id);
+        for (const name of [...lookup.keys, lookup.urlVariable])
+          if (!missingPi.keys.includes(name)) missingPi.keys.push(name);
+        continue;
+      }
+      if (!options.scripted) credentials.add(lookup.source);
+      const env = buildAgentEnv({
+        baseEnv: options.env,
+        ...(codon.env !== undefined && { codonEnv: codon.env }),
+      });
+      if (lookup.baseUrl !== undefined)
+        addEndpoint(lookup.baseUrl, `${selection.provider} API`, env, codon.id);
+      continue;
+    }
     const env = buildAgentEnv({
       baseEnv: options.env,
       ...(options.anthropicBaseUrl !== undefined && {
@@ -89,13 +125,10 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRep
     // Bedrock and Vertex calls go to the cloud provider's endpoint, not to an Anthropic URL.
     if (isFlagOn(env.CLAUDE_CODE_USE_BEDROCK) || isFlagOn(env.CLAUDE_CODE_USE_VERTEX)) continue;
     const raw = env.ANTHROPIC_BASE_URL?.trim() || DEFAULT_ANTHROPIC_BASE_URL;
-    const url = parseBaseUrl(raw, codon.id);
-    const key = url.href;
-    const endpoint = endpoints.get(key) ?? { url, env, codons: [] };
-    endpoint.codons.push(codon.id);
-    endpoints.set(key, endpoint);
+    addEndpoint(raw, 'Anthropic API', env, codon.id);
   }
   if (missing.codons.length > 0) throw noCredentials(missing.codons, missing.looked);
+  if (missingPi.codons.length > 0) throw noPiCredentials(missingPi.codons, missingPi.keys);
 
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const results = await Promise.all(
@@ -108,9 +141,13 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRep
     if (result.ok) continue;
     const { url } = endpoint;
     const via = result.proxy ? ` through the proxy ${result.proxy}` : '';
+    const setting =
+      endpoint.api === 'Anthropic API'
+        ? 'ANTHROPIC_BASE_URL / --anthropic-base-url'
+        : "the <PROVIDER>_BASE_URL variable (OPENAI_BASE_URL, …) or the runtime's piBaseUrl";
     throw new RuntimeError(
       'RUNTIME_API_UNREACHABLE',
-      `Cannot reach the Anthropic API at ${url.origin}${via} (${result.code}: ${result.reason}). Check the network connection, a proxy (HTTPS_PROXY) or ANTHROPIC_BASE_URL / --anthropic-base-url, ${OFFLINE_HINT}.`,
+      `Cannot reach the ${endpoint.api} at ${url.origin}${via} (${result.code}: ${result.reason}). Check the network connection, a proxy (HTTPS_PROXY) or ${setting}, ${OFFLINE_HINT}.`,
       {
         details: {
           url: url.href,
@@ -127,16 +164,20 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRep
   };
 }
 
-function parseBaseUrl(raw: string, codonId: string): URL {
+function parseBaseUrl(raw: string, codonId: string, api: string): URL {
   try {
     const url = new URL(raw);
     if (url.protocol === 'http:' || url.protocol === 'https:') return url;
   } catch {
     // Reported below.
   }
+  const fix =
+    api === 'Anthropic API'
+      ? 'fix ANTHROPIC_BASE_URL / --anthropic-base-url, e.g. https://api.anthropic.com'
+      : 'fix the <PROVIDER>_BASE_URL variable or piBaseUrl, e.g. http://127.0.0.1:11434/v1';
   throw new RuntimeError(
     'RUNTIME_API_UNREACHABLE',
-    `The Anthropic base URL ${JSON.stringify(raw)} (for codon ${codonId}) is not an http(s) URL; fix ANTHROPIC_BASE_URL / --anthropic-base-url, e.g. https://api.anthropic.com`,
+    `The ${api} base URL ${JSON.stringify(raw)} (for codon ${codonId}) is not an http(s) URL; ${fix}`,
     { details: { url: raw, error: 'INVALID_URL', codons: [codonId] } },
   );
 }
@@ -148,5 +189,17 @@ function noCredentials(codons: string[], looked: string[]): RuntimeError {
     'RUNTIME_NO_CREDENTIALS',
     `No Anthropic credentials for ${which}: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), log in with \`claude login\` (no login found at ${looked.join(' or ')}), ${OFFLINE_HINT}.`,
     { details: { codons, looked } },
+  );
+}
+
+function noPiCredentials(codons: string[], keys: string[]): RuntimeError {
+  const which =
+    codons.length === 1 ? `codon ${codons[0]}` : `codons ${codons.slice(0, 5).join(', ')}`;
+  const urls = keys.filter((name) => name.endsWith('_BASE_URL'));
+  const keyNames = keys.filter((name) => !name.endsWith('_BASE_URL'));
+  return new RuntimeError(
+    'RUNTIME_NO_CREDENTIALS',
+    `No API key for ${which} (run on the Pi harness): set ${keyNames.join(' or ')} (or HANKWEAVE_${keyNames[0]}), name a local OpenAI-compatible server with ${urls.join(' or ')}, ${OFFLINE_HINT}.`,
+    { details: { codons, keys: keyNames, looked: [] } },
   );
 }

@@ -66,6 +66,12 @@ export interface CreateRuntimeOptions {
   /** Point the agent at another Messages API endpoint (a proxy, a scripted model). */
   anthropicBaseUrl?: string;
   /**
+   * Point every Pi codon (models that are not Anthropic's) at one OpenAI-compatible Chat
+   * Completions server: the scripted model's `/v1` in a dry run, or a local Ollama / vLLM. Without
+   * it each provider's own API is used, or `<PROVIDER>_BASE_URL` from `env` (`OPENAI_BASE_URL`).
+   */
+  piBaseUrl?: string;
+  /**
    * The agent idle watchdog when the codon sets none (default 180 s). It wins over the hank's
    * `overrides.shimIdleTimeout`, as env and CLI values do (reference §1.10); a codon's own
    * `shimIdleTimeout` wins over it.

@@ -4,7 +4,14 @@ import type { AgentStartOptions } from '@hankweave/harness';
 import { FakeHarness } from '@hankweave/harness/testing';
 import { defaultModelCatalog } from '@hankweave/types';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { claudeCodeLoader, loadDefaultHarness } from './default-harness.js';
+import {
+  claudeCodeLoader,
+  defaultHarnessLoaders,
+  installedHarnesses,
+  loadDefaultHarness,
+  piAgentDir,
+  piLoader,
+} from './default-harness.js';
 
 const settings = {
   autostart: true,
@@ -35,14 +42,60 @@ describe('loadDefaultHarness()', () => {
     logPath: join(dir.path, `write#0-${++startCount}-claude.log`),
   });
 
-  it('loads Claude Code from @hankweave/claude-code when it is installed', async () => {
-    const harness = await loadDefaultHarness(settings, defaultModelCatalog);
-    expect(harness.name).toBe('claude-code');
+  it('loads Claude Code and Pi from their packages when both are installed', async () => {
+    const loaders = defaultHarnessLoaders(settings, defaultModelCatalog, dir.path);
+    const harness = await loadDefaultHarness(defaultModelCatalog, loaders);
+    expect(harness.name).toBe('claude-code+pi');
+  });
+
+  it('finds which adapters are installed without loading them', () => {
+    expect(installedHarnesses()).toEqual(['claude-code', 'pi']);
+    const onlyClaude = (name: string) => {
+      if (name === '@hankweave/pi') throw notInstalled(name);
+      return `/x/${name}`;
+    };
+    expect(installedHarnesses(onlyClaude)).toEqual(['claude-code']);
+  });
+
+  it('gives Pi the execution-level agent directory, the base URL, env and kill grace', async () => {
+    const seen: unknown[] = [];
+    const fakePi = {
+      createPiHarness: (options: unknown) => {
+        seen.push(options);
+        return new FakeHarness();
+      },
+    } as unknown as typeof import('@hankweave/pi');
+    const withUrl = { ...settings, piBaseUrl: 'http://127.0.0.1:9/v1', env: { PATH: '/bin' } };
+    const agentDir = piAgentDir(join(dir.path, '.hankweave'));
+    await piLoader(withUrl, defaultModelCatalog, agentDir, async () => fakePi)();
+    expect(agentDir).toBe(join(dir.path, '.hankweave', 'pi'));
+    expect(seen).toEqual([
+      {
+        agentDir,
+        baseUrl: 'http://127.0.0.1:9/v1',
+        baseEnv: { PATH: '/bin' },
+        killGraceMs: 100,
+        models: defaultModelCatalog,
+      },
+    ]);
+  });
+
+  it('says what to install when no adapter is installed', async () => {
+    const failure = loadDefaultHarness(defaultModelCatalog, {
+      'claude-code': () => Promise.reject(notInstalled('@hankweave/claude-code')),
+      pi: piLoader(settings, defaultModelCatalog, dir.path, () =>
+        Promise.reject(notInstalled('@hankweave/pi')),
+      ),
+    });
+    await expect(failure).rejects.toMatchObject({
+      code: 'RUNTIME_HARNESS_UNAVAILABLE',
+      message: expect.stringContaining('@hankweave/pi'),
+    });
   });
 
   it('says what to install when @hankweave/claude-code is missing', async () => {
     const missing = notInstalled('@hankweave/claude-code');
-    const failure = loadDefaultHarness(settings, defaultModelCatalog, {
+    const failure = loadDefaultHarness(defaultModelCatalog, {
       'claude-code': claudeCodeLoader(settings, defaultModelCatalog, () => Promise.reject(missing)),
     });
     await expect(failure).rejects.toMatchObject({
@@ -55,7 +108,7 @@ describe('loadDefaultHarness()', () => {
   it('passes any other load failure through', async () => {
     const broken = new SyntaxError('Unexpected token');
     await expect(
-      loadDefaultHarness(settings, defaultModelCatalog, {
+      loadDefaultHarness(defaultModelCatalog, {
         'claude-code': claudeCodeLoader(settings, defaultModelCatalog, () =>
           Promise.reject(broken),
         ),
@@ -66,7 +119,7 @@ describe('loadDefaultHarness()', () => {
   it('starts each model on the adapter selectHarness picks', async () => {
     const claude = new FakeHarness();
     const pi = new FakeHarness();
-    const harness = await loadDefaultHarness(settings, defaultModelCatalog, {
+    const harness = await loadDefaultHarness(defaultModelCatalog, {
       'claude-code': async () => claude,
       pi: async () => pi,
     });
@@ -84,7 +137,7 @@ describe('loadDefaultHarness()', () => {
 
   it('fails a start whose model needs the Pi adapter when it is not installed', async () => {
     const claude = new FakeHarness();
-    const harness = await loadDefaultHarness(settings, defaultModelCatalog, {
+    const harness = await loadDefaultHarness(defaultModelCatalog, {
       'claude-code': async () => claude,
       pi: () => Promise.reject(notInstalled('@hankweave/pi')),
     });
@@ -96,7 +149,8 @@ describe('loadDefaultHarness()', () => {
     });
     const message = await failure.catch((error: Error) => error.message);
     expect(message).toContain('"gemini-3-pro-preview" is a google model');
-    expect(message).toContain('Pi harness, which is not installed yet');
+    expect(message).toContain('Pi harness, which is not installed');
+    expect(message).toContain('npm install @hankweave/pi');
     expect(message).toContain('"sonnet"');
     await expect(harness.start(startOptions('pi/openai/gpt-5.2'))).rejects.toMatchObject({
       code: 'RUNTIME_HARNESS_UNAVAILABLE',
@@ -107,7 +161,7 @@ describe('loadDefaultHarness()', () => {
 
   it('without Pi loaded by default, fails a non-Anthropic codon and still runs Claude ones', async () => {
     const claude = new FakeHarness();
-    const harness = await loadDefaultHarness(settings, defaultModelCatalog, {
+    const harness = await loadDefaultHarness(defaultModelCatalog, {
       'claude-code': async () => claude,
     });
     await expect(harness.start(startOptions('gpt-5.2'))).rejects.toMatchObject({
@@ -119,7 +173,7 @@ describe('loadDefaultHarness()', () => {
 
   it('runs Pi models when only Pi is installed, and says to install Claude Code for the rest', async () => {
     const pi = new FakeHarness();
-    const harness = await loadDefaultHarness(settings, defaultModelCatalog, {
+    const harness = await loadDefaultHarness(defaultModelCatalog, {
       'claude-code': () => Promise.reject(notInstalled('@hankweave/claude-code')),
       pi: async () => pi,
     });

@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { errnoCode } from '@hankweave/durable-io';
 import type { AgentHarness, AgentSession, AgentStartOptions } from '@hankweave/harness';
 import {
@@ -11,12 +13,35 @@ import { RuntimeError } from '../errors.js';
 import type { RuntimeSettings } from './runtime-context.js';
 
 type ClaudeCodeModule = typeof import('@hankweave/claude-code');
+type PiModule = typeof import('@hankweave/pi');
 
 /**
  * How to load each agent adapter. A loader rejects with `ERR_MODULE_NOT_FOUND` when its package
  * is not installed; a harness without a loader counts as not installed.
  */
 export type HarnessLoaders = Partial<Record<HarnessName, () => Promise<AgentHarness>>>;
+
+const ADAPTER_PACKAGES: Readonly<Record<HarnessName, string>> = {
+  'claude-code': '@hankweave/claude-code',
+  pi: '@hankweave/pi',
+};
+
+/**
+ * The adapters installed beside this package (found, not loaded), for the hank check: a codon
+ * model that none of them runs is refused before anything starts. Both are optional peers.
+ */
+export function installedHarnesses(
+  resolvePackage: (name: string) => string = createRequire(import.meta.url).resolve,
+): HarnessName[] {
+  return HARNESS_NAMES.filter((name) => {
+    try {
+      resolvePackage(ADAPTER_PACKAGES[name]);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
 
 /** Loads Claude Code from `@hankweave/claude-code` (an optional peer of this package). */
 export function claudeCodeLoader(
@@ -36,18 +61,57 @@ export function claudeCodeLoader(
 }
 
 /**
+ * Loads Pi from `@hankweave/pi` (an optional peer of this package). `agentDir` holds Pi's
+ * sessions: it must outlive one run so that a `continue-previous` codon of a later run (a resumed
+ * execution) finds the session it continues, hence one per execution, not one per run.
+ */
+export function piLoader(
+  settings: RuntimeSettings,
+  models: ModelCatalog,
+  agentDir: string,
+  importAdapter: () => Promise<PiModule> = () => import('@hankweave/pi'),
+): () => Promise<AgentHarness> {
+  return async () => {
+    const adapter = await importAdapter();
+    return adapter.createPiHarness({
+      baseEnv: settings.env,
+      killGraceMs: settings.killGraceMs,
+      models,
+      agentDir,
+      ...(settings.piBaseUrl ? { baseUrl: settings.piBaseUrl } : {}),
+    });
+  };
+}
+
+/** The directory of an execution's Pi sessions: `.hankweave/pi/`. */
+export function piAgentDir(hankweaveDir: string): string {
+  return join(hankweaveDir, 'pi');
+}
+
+/** The loaders of every adapter this runtime knows, for the execution in `hankweaveDir`. */
+export function defaultHarnessLoaders(
+  settings: RuntimeSettings,
+  models: ModelCatalog,
+  hankweaveDir: string,
+): HarnessLoaders {
+  return {
+    'claude-code': claudeCodeLoader(settings, models),
+    pi: piLoader(settings, models, piAgentDir(hankweaveDir)),
+  };
+}
+
+/**
  * The default harness: each codon runs on the adapter `selectHarness` picks for its model (reference
  * §1.9): Claude Code for Anthropic models, Pi for the others. The adapters are optional peers of
  * this package, loaded (dynamic `import()`) only when no harness is passed, so an embedder with
- * its own harness never installs an agent. Only Claude Code has an adapter so far (the Pi adapter
- * is issue 21's next step): a codon whose adapter is not installed fails when it starts.
+ * its own harness never installs an agent; a codon whose adapter is not installed fails when it
+ * starts.
  *
  * @throws {RuntimeError} RUNTIME_HARNESS_UNAVAILABLE when no adapter is installed at all.
  */
 export async function loadDefaultHarness(
-  settings: RuntimeSettings,
   models: ModelCatalog,
-  loaders: HarnessLoaders = { 'claude-code': claudeCodeLoader(settings, models) },
+  loaders: HarnessLoaders,
 ): Promise<AgentHarness> {
   const installed = new Map<HarnessName, AgentHarness>();
   let missing: unknown;
@@ -64,7 +128,7 @@ export async function loadDefaultHarness(
   if (installed.size === 0) {
     throw new RuntimeError(
       'RUNTIME_HARNESS_UNAVAILABLE',
-      'No agent harness: install @hankweave/claude-code (npm install @hankweave/claude-code) to run Claude Code, or pass `harness` to createRuntime',
+      'No agent harness: install @hankweave/claude-code (npm install @hankweave/claude-code) to run Claude Code, and @hankweave/pi for models that are not Anthropic, or pass `harness` to createRuntime',
       { cause: missing },
     );
   }
@@ -113,5 +177,5 @@ function unavailableMessage(options: AgentStartOptions, selection: HarnessSelect
     return `Codon ${options.codonId}: the model ${model} runs on Claude Code, which is not installed; install it (npm install @hankweave/claude-code)`;
   }
   const why = selection.forced ? 'asks for the Pi harness' : `is a ${selection.provider} model`;
-  return `Codon ${options.codonId}: the model ${model} ${why} and runs on the Pi harness, which is not installed yet (issue 21); give this codon an Anthropic model such as "sonnet", or pass a harness that runs ${model} to createRuntime`;
+  return `Codon ${options.codonId}: the model ${model} ${why} and runs on the Pi harness, which is not installed; install it (npm install @hankweave/pi), or give this codon an Anthropic model such as "sonnet"`;
 }

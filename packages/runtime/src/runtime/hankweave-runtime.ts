@@ -104,6 +104,7 @@ export class HankweaveRuntime {
       ...(options.anthropicBaseUrl !== undefined
         ? { anthropicBaseUrl: options.anthropicBaseUrl }
         : {}),
+      ...(options.piBaseUrl !== undefined ? { piBaseUrl: options.piBaseUrl } : {}),
       ...(options.outputDirectory !== undefined
         ? { outputDirectory: resolve(options.outputDirectory) }
         : {}),

@@ -12,6 +12,7 @@ import {
 } from '@hankweave/state';
 import {
   defaultModelCatalog,
+  HARNESS_NAMES,
   type HankConfig,
   isTerminalCodonStatus,
   parseJsonWithLocation,
@@ -26,7 +27,11 @@ import { prepareExecution } from '../execution/execution-dir.js';
 import { preflight } from '../preflight/preflight.js';
 import { SessionTracker } from '../session-tracking/session-tracker.js';
 import type { CreateRuntimeOptions } from './create-runtime-options.js';
-import { loadDefaultHarness } from './default-harness.js';
+import {
+  defaultHarnessLoaders,
+  installedHarnesses,
+  loadDefaultHarness,
+} from './default-harness.js';
 import { type RuntimeContext, type RuntimeSettings, transition } from './runtime-context.js';
 import type { SentinelHost } from './sentinel-host.js';
 
@@ -48,7 +53,10 @@ export interface LoadedHank {
  *   and the message is `<file>:<line>:<column>: <what>`, the line and a caret under the column).
  */
 export function loadHank(
-  options: Pick<CreateRuntimeOptions, 'hank' | 'hankPath' | 'hankDir' | 'model' | 'env' | 'models'>,
+  options: Pick<
+    CreateRuntimeOptions,
+    'hank' | 'hankPath' | 'hankDir' | 'model' | 'env' | 'models' | 'harness'
+  >,
 ): LoadedHank {
   let raw: unknown;
   let hankPath: string;
@@ -96,6 +104,8 @@ export function loadHank(
     hankPath,
     env: options.env ?? process.env,
     ...(options.models ? { models: options.models } : {}),
+    // A harness of the embedder's own runs whatever it runs; else the installed adapters decide.
+    harnesses: options.harness ? HARNESS_NAMES : installedHarnesses(),
   });
   if (!result.valid || !result.config) {
     const list = result.errors.map((issue) => `  ${issue.path}: ${issue.message}`).join('\n');
@@ -154,6 +164,7 @@ export async function openExecution(
       ...(settings.anthropicBaseUrl !== undefined && {
         anthropicBaseUrl: settings.anthropicBaseUrl,
       }),
+      ...(settings.piBaseUrl !== undefined && { piBaseUrl: settings.piBaseUrl }),
       ...(options.preflightTimeoutMs !== undefined && { timeoutMs: options.preflightTimeoutMs }),
       ...(options.models !== undefined && { models: options.models }),
     });
@@ -274,7 +285,12 @@ export async function openExecution(
       store,
       journal,
       engine,
-      harness: options.harness ?? (await loadDefaultHarness(settings, models)),
+      harness:
+        options.harness ??
+        (await loadDefaultHarness(
+          models,
+          defaultHarnessLoaders(settings, models, layout.hankweaveDir),
+        )),
       sentinels: options.sentinels ?? sentinelManager(),
       sessions,
       bus,

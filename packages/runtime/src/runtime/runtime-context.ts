@@ -31,6 +31,8 @@ export interface RuntimeSettings {
   /** The environment agents and rig commands start from. */
   env: NodeJS.ProcessEnv;
   anthropicBaseUrl?: string;
+  /** An OpenAI-compatible server for every Pi codon (a scripted model's `/v1`, Ollama, vLLM). */
+  piBaseUrl?: string;
   /** Grace period between SIGTERM and SIGKILL when stopping an agent. */
   killGraceMs: number;
   /** Absolute; where completed codons' `outputFiles` are copied (none: they are not copied). */

@@ -3,6 +3,7 @@ import { dirname, relative, sep } from 'node:path';
 import { z } from 'zod';
 import { hankModelIssues, modelIssue } from '../models/hank-model-issues.js';
 import { defaultModelCatalog, type ModelCatalog } from '../models/model-catalog.js';
+import type { HarnessName } from '../models/select-harness.js';
 import { compatWarnings, hankNameFromPath } from './hank-compat.js';
 import {
   type CodonConfig,
@@ -44,6 +45,12 @@ export interface ValidateHankOptions {
    * know is `unknown_model`, one no installed harness runs is `unserved_provider`.
    */
   models?: ModelCatalog;
+  /**
+   * The agent harnesses installed (default `SERVED_HARNESSES`: Claude Code): a codon model that
+   * runs on none of them is `unserved_provider`. Pass `['claude-code', 'pi']` when `@hankweave/pi`
+   * is installed, so `gpt-5.2` and `gemini-3-pro-preview` pass.
+   */
+  harnesses?: readonly HarnessName[];
 }
 
 const CODON_KEYS = Object.keys(codonConfigSchema.shape);
@@ -120,7 +127,7 @@ export function validateHank(
   errors.push(...rules.errors);
   warnings.push(...rules.warnings);
   const models = options.models ?? defaultModelCatalog;
-  errors.push(...hankModelIssues(config, models, rules.errors));
+  errors.push(...hankModelIssues(config, models, rules.errors, options.harnesses));
   const paths = checkHankPaths(config, { onDisk: options.hankDir !== undefined });
   errors.push(...paths.errors);
   warnings.push(...paths.warnings);

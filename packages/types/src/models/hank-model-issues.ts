@@ -2,15 +2,17 @@ import type { HankConfig } from '../hank/hank-config.js';
 import { formatJsonPath, type HankIssue } from '../hank/hank-issue.js';
 import { codonsInOrder } from '../hank/plan-order.js';
 import type { ModelCatalog } from './model-catalog.js';
-import { checkModelId } from './model-check.js';
+import { checkModelId, SERVED_HARNESSES } from './model-check.js';
+import type { HarnessName } from './select-harness.js';
 
 /** The issue of one model id at `path`, or undefined when the id is usable. */
 export function modelIssue(
   id: string,
   path: readonly PropertyKey[] | string,
   catalog: ModelCatalog,
+  harnesses: readonly HarnessName[] = SERVED_HARNESSES,
 ): HankIssue | undefined {
-  const check = checkModelId(id, catalog);
+  const check = checkModelId(id, catalog, harnesses);
   if (check.ok) return undefined;
   return {
     path: typeof path === 'string' ? path : formatJsonPath(path),
@@ -23,18 +25,21 @@ export function modelIssue(
  * Every model id the hank names, checked against the catalog: `overrides.model`, each codon's
  * `model` and each inline sentinel's `model` (sentinels in their own files are checked where those
  * files are read). A path that already has an `invalid_model` issue (an id with whitespace) is
- * skipped, so one mistake gives one error.
+ * skipped, so one mistake gives one error. Codon models (and `overrides.model`) may run on any of
+ * `harnesses`; sentinels call Anthropic's API themselves, so their models are checked as Claude
+ * Code's whatever is installed.
  */
 export function hankModelIssues(
   config: HankConfig,
   catalog: ModelCatalog,
   reported: readonly HankIssue[] = [],
+  harnesses: readonly HarnessName[] = SERVED_HARNESSES,
 ): HankIssue[] {
   const issues: HankIssue[] = [];
   const taken = new Set(reported.filter((i) => i.code === 'invalid_model').map((i) => i.path));
-  const check = (id: string | undefined, path: PropertyKey[]) => {
+  const check = (id: string | undefined, path: PropertyKey[], served = harnesses) => {
     if (id === undefined) return;
-    const issue = modelIssue(id, path, catalog);
+    const issue = modelIssue(id, path, catalog, served);
     if (issue && !taken.has(issue.path)) issues.push(issue);
   };
   check(config.overrides?.model, ['overrides', 'model']);
@@ -42,7 +47,8 @@ export function hankModelIssues(
     check(codon.model, [...path, 'model']);
     for (const [index, entry] of (codon.sentinels ?? []).entries()) {
       if (typeof entry.sentinelConfig === 'string') continue;
-      check(entry.sentinelConfig.model, [...path, 'sentinels', index, 'sentinelConfig', 'model']);
+      const at = [...path, 'sentinels', index, 'sentinelConfig', 'model'];
+      check(entry.sentinelConfig.model, at, SERVED_HARNESSES);
     }
   }
   return issues;

@@ -80,11 +80,11 @@ describe('checkModelId()', () => {
     'o3',
     'pi/anthropic/claude-sonnet-4-5',
     'opencode/openai/gpt-5',
-  ])('refuses %s as unserved_provider, naming the Pi harness and issue 21', (id) => {
+  ])('refuses %s as unserved_provider without Pi, naming the Pi harness and its package', (id) => {
     const check = checkModelId(id);
     expect(check).toMatchObject({ ok: false, code: 'unserved_provider' });
     const message = check.ok ? '' : check.message;
-    expect(message).toContain('Pi harness, which is not installed yet (issue 21)');
+    expect(message).toContain('Pi harness, which is not installed; install @hankweave/pi');
     expect(message).toContain('use an Anthropic model');
   });
 
@@ -157,6 +157,26 @@ describe('validateHank() model ids', () => {
       'unserved_provider @ hank[0].model',
       'unserved_provider @ hank[1].codons[0].model',
     ]);
+  });
+
+  it('accepts codon models of other providers when Pi is installed, never for sentinels', () => {
+    const result = validateHank(
+      hank([
+        codon('a', { model: 'gpt-5.2' }),
+        codon('b', { model: 'pi/openai/gpt-5.2-high' }),
+        codon('c', { model: 'gemini-3-pro-preview-xhigh' }),
+        codon('d', {
+          model: 'gemini-3-pro-previw',
+          sentinels: [{ sentinelConfig: sentinel('gpt-5.2') }],
+        }),
+      ]),
+      { harnesses: ['claude-code', 'pi'] },
+    );
+    expect(result.errors.map((issue) => `${issue.code} @ ${issue.path}`)).toEqual([
+      'unknown_model @ hank[3].model',
+      'unserved_provider @ hank[3].sentinels[0].sentinelConfig.model',
+    ]);
+    expect(result.errors[0]?.message).toContain('Did you mean "gemini-3-pro-preview"?');
   });
 
   it('checks inline sentinel models', () => {

@@ -3,13 +3,17 @@ import { defaultModelCatalog, type ModelCatalog, type ModelRoute } from './model
 import { type HarnessName, selectHarness } from './select-harness.js';
 
 /**
- * Providers an installed harness can run today. Claude Code serves Anthropic (Bedrock
- * `anthropic.*` profiles included); every other provider needs the Pi harness (issue 21). The
- * providers of {@link SERVED_HARNESSES}; the check itself goes by harness.
+ * The providers of {@link SERVED_HARNESSES}: Claude Code serves Anthropic (Bedrock `anthropic.*`
+ * profiles included); every other provider needs the Pi harness (`@hankweave/pi`). The check
+ * itself goes by harness.
  */
 export const SERVED_PROVIDERS: readonly string[] = ['anthropic'];
 
-/** The harnesses {@link checkModelId} assumes installed unless told: Claude Code only, until Pi lands. */
+/**
+ * The harnesses {@link checkModelId} assumes installed unless told: Claude Code only, the one a
+ * model check can count on (sentinels, embedders without `@hankweave/pi`). Callers that know Pi is
+ * installed (the runtime, the CLI) pass `['claude-code', 'pi']`.
+ */
 export const SERVED_HARNESSES: readonly HarnessName[] = ['claude-code'];
 
 /** The verdict of {@link checkModelId}. */
@@ -96,7 +100,7 @@ function unservedMessage(
     const what = forced
       ? `${quoted} asks for the Pi harness`
       : `${quoted} is a ${provider} model: it runs on the Pi harness`;
-    return `${what}, which is not installed yet (issue 21); use an Anthropic model such as "sonnet", "opus" or "haiku"`;
+    return `${what}, which is not installed; install @hankweave/pi, or use an Anthropic model such as "sonnet", "opus" or "haiku"`;
   }
   return `${quoted} is an Anthropic model: it runs on Claude Code, which is not installed; install @hankweave/claude-code`;
 }
