@@ -227,12 +227,14 @@ export async function finishCodon(
       };
     }
   }
+  // The loop's decision is on disk before the terminal transition: a crash in between re-runs
+  // the codon (its record is replaced), and once the codon reads completed, the loop's history
+  // already says whether it ends.
+  if (!context.abandoned.aborted) await afterAgent(attempt, final.status, ending.outcome);
   moveCodon(
     attempt,
     terminalMove(final, failedDuring, agent, checkpointType === 'exit' ? undefined : checkpointSha),
   );
-  // A plateau decision is recorded before anything asks whether the loop ends with this codon.
-  if (!context.abandoned.aborted) await afterAgent(attempt, final.status, ending.outcome);
   // outputFiles are copied before archiveOnSuccess moves files away (reference §5.5 step 12); a
   // failed copy leaves them in place and fails the run after codon.completed.
   const outputFailure = await copyOutputsOfAttempt(attempt, final.status);

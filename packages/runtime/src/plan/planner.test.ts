@@ -110,6 +110,15 @@ describe('expandAfterCodon()', () => {
     expect(ids(result.plan)).not.toContain('work#1');
   });
 
+  it('expands idempotently: a next iteration already in the plan is not inserted again', () => {
+    const config = hank({ type: 'iterationLimit', limit: 4 });
+    const once = expandAfterCodon(buildInitialPlan(config), config, { codonId: 'review#0' });
+    const twice = expandAfterCodon(once.plan, config, { codonId: 'review#0' });
+    expect(ids(twice.plan)).toEqual(ids(once.plan));
+    expect(twice.iterationEnded).toMatchObject({ iteration: 0, isFinal: false });
+    expect(ids(once.plan).filter((id) => id === 'edit#1')).toHaveLength(1);
+  });
+
   it('ends the loop when a budget ran out', () => {
     const config = hank({ type: 'iterationLimit', limit: 5 });
     const result = expandAfterCodon(buildInitialPlan(config), config, {

@@ -122,6 +122,15 @@ export function expandAfterCodon(
     }
   }
   if (reason) return stop(reason, index);
+  // Idempotent: the next iteration may be in the plan already (a rollback re-ran this one, or a
+  // crash came between the codon's completion and this expansion, which is then applied again).
+  const expanded = plan.some(
+    (later) =>
+      later.loopContext?.loopId === loop.id && later.loopContext.iteration === iteration + 1,
+  );
+  if (expanded) {
+    return { plan: [...plan], iterationEnded: { loopId: loop.id, iteration, isFinal: false } };
+  }
   const next = iterationEntries(loop, iteration + 1);
   return {
     plan: [...plan.slice(0, index + 1), ...next, ...plan.slice(index + 1)],

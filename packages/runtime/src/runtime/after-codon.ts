@@ -1,5 +1,5 @@
 import { executionThread } from '@hankweave/state';
-import type { ExecutionCodonEntry } from '@hankweave/types';
+import { type ExecutionCodonEntry, isTerminalCodonStatus } from '@hankweave/types';
 import { emitArchiveReport } from '../archive/archive-after-codon.js';
 import { emitBudgetSummary } from '../budget/budget-summary.js';
 import { decideFailureAction } from '../codon/failure-policy.js';
@@ -172,4 +172,40 @@ export function retrySource(
     ({ codon }) => codon.codonId === previous.codonId,
   )?.codon as { completionCheckpoint?: string } | undefined;
   return { runId, afterCodon: previous.codonId, checkpointSha: record?.completionCheckpoint ?? '' };
+}
+
+/**
+ * Re-applies the plan expansion of the thread's newest codon, for a run that stopped (a crash, a
+ * kill -9) between that codon's terminal transition and the expansion that follows it: the next
+ * loop iteration would otherwise be missing and the loop would end early. Expansion is
+ * idempotent, so this changes the plan only when that step was lost.
+ */
+export function repairLoopExpansion(context: RuntimeContext): void {
+  const state = context.store.state;
+  const newest = executionThread(state).codons[0]?.codon;
+  if (!newest || !isTerminalCodonStatus(newest.status)) return;
+  const entry = state.executionPlan.find((candidate) => candidate.codonId === newest.codonId);
+  const loopId = entry?.loopContext?.loopId;
+  if (!entry || loopId === undefined) return;
+  if (newest.status === 'failed' && entryCodon(entry).onFailure !== 'ignore') return;
+  const record = newest as { contextExceeded?: boolean; budgetExceeded?: unknown };
+  const expansion = expandAfterCodon(
+    state.executionPlan,
+    context.config,
+    {
+      codonId: newest.codonId,
+      contextExceeded: record.contextExceeded === true,
+      failed: newest.status === 'failed',
+      ...(record.budgetExceeded ? { budgetExceeded: true } : {}),
+    },
+    context.sessions.history(loopId),
+  );
+  const ids = (entries: readonly ExecutionCodonEntry[]) =>
+    entries.map((candidate) => candidate.codonId).join('\n');
+  if (ids(expansion.plan) === ids(state.executionPlan)) return;
+  info(
+    context,
+    `The plan after ${newest.codonId} was not recorded before the last run stopped; applying it again`,
+  );
+  transition(context, { type: 'ExecutionPlanUpdated', data: { executionPlan: expansion.plan } });
 }

@@ -12,7 +12,13 @@ import type { EventListener } from '../events/event-bus.js';
 import { announceOutputs, outputsAfterCodon } from '../outputs/codon-outputs.js';
 import { performRollback } from '../rollback/perform-rollback.js';
 import { type RollbackRequest, resolveRollbackTarget } from '../rollback/resolve-target.js';
-import { type Decision, decideAfterCodon, type RetryAttempts, retrySource } from './after-codon.js';
+import {
+  type Decision,
+  decideAfterCodon,
+  type RetryAttempts,
+  repairLoopExpansion,
+  retrySource,
+} from './after-codon.js';
 import { closeExecution } from './close-execution.js';
 import type { CreateRuntimeOptions } from './create-runtime-options.js';
 import { computeExitCode, type ShutdownReason } from './exit-code.js';
@@ -306,6 +312,7 @@ export class HankweaveRuntime {
   async #driveCodons(first: DriveRequest): Promise<void> {
     let request: DriveRequest | undefined = first;
     while (this.#phase === 'driving') {
+      if (request?.codonId === undefined) repairLoopExpansion(this.context);
       const codonId: string | null = request?.codonId ?? this.nextCodonId();
       if (!codonId) {
         this.#allDone();
