@@ -4,6 +4,7 @@ import {
   type AgentHarness,
   AgentLogPipeline,
   type AgentOutcome,
+  AgentProcess,
   type AgentSession,
   type AgentStartOptions,
   buildAgentEnv,
@@ -14,7 +15,6 @@ import {
   validateStartOptions,
 } from '@hankweave/harness';
 import type { ModelCatalog } from '@hankweave/types';
-import { AgentProcess } from './agent-process.js';
 import { buildClaudeArgs } from './claude-args.js';
 import { type ResolvedClaudeBinary, resolveClaudeBinary } from './resolve-claude-binary.js';
 import { applyRootSandbox, runningAsRoot } from './root-sandbox.js';

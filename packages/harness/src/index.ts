@@ -6,6 +6,7 @@ export {
   AgentLogPipeline,
   type AgentLogPipelineOptions,
 } from './adapter/agent-log-pipeline.js';
+export { AgentProcess, type ProcessExit } from './adapter/agent-process.js';
 export { DEFAULT_IDLE_TIMEOUT_MS, IdleWatchdog } from './adapter/idle-timeout.js';
 export { killOnAbort } from './adapter/kill-on-abort.js';
 export { validateStartOptions } from './adapter/validate-start-options.js';

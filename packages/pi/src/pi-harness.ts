@@ -5,6 +5,7 @@ import {
   type AgentHarness,
   AgentLogPipeline,
   type AgentOutcome,
+  AgentProcess,
   type AgentSession,
   type AgentStartOptions,
   HarnessError,
@@ -22,7 +23,6 @@ import { buildPiArgs } from './pi-args.js';
 import { buildPiEnvironment } from './pi-environment.js';
 import { PiLogTranslator } from './pi-log-translator.js';
 import { resolvePiModel } from './pi-model.js';
-import { PiProcess } from './pi-process.js';
 import { resolvePiCli } from './resolve-pi-cli.js';
 
 /** Options of {@link createPiHarness}, shared by every session it starts. */
@@ -158,7 +158,7 @@ class PiSession implements AgentSession {
 
   private constructor(
     private readonly pipeline: AgentLogPipeline,
-    private readonly process: PiProcess,
+    private readonly process: AgentProcess,
     private readonly watchdog: BusyIdleWatchdog,
     private readonly killGraceMs: number,
     translator: PiLogTranslator,
@@ -211,11 +211,12 @@ class PiSession implements AgentSession {
       toolStarted: (id) => watchdog.toolStarted(id),
       toolEnded: (id) => watchdog.toolEnded(id),
     });
-    let agent: PiProcess;
+    let agent: AgentProcess;
     try {
-      agent = await PiProcess.spawn({
-        cli: input.cli,
-        args: input.args,
+      agent = await AgentProcess.spawn({
+        command: process.execPath,
+        label: `Pi (${input.cli})`,
+        args: [input.cli, ...input.args],
         cwd: options.cwd,
         env: input.env,
         stdin: options.prompt,

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { createInterface } from 'node:readline';
-import { HarnessError } from '@hankweave/harness';
+import { HarnessError } from '../errors.js';
 
 /** How the process ended. */
 export interface ProcessExit {
@@ -55,6 +55,8 @@ export class AgentProcess {
    */
   static async spawn(input: {
     command: string;
+    /** What the spawn error calls the agent (default: `command`). */
+    label?: string;
     args: readonly string[];
     cwd: string;
     env: Record<string, string>;
@@ -74,7 +76,7 @@ export class AgentProcess {
         reject(
           new HarnessError(
             'HARNESS_SPAWN_FAILED',
-            `Cannot start ${input.command}: ${cause.message}`,
+            `Cannot start ${input.label ?? input.command}: ${cause.message}`,
             {
               cause,
               details: { command: input.command, cwd: input.cwd },
