@@ -83,4 +83,32 @@ describe('hankweave on the mixed-model example', () => {
       'revise:completed',
     ]);
   });
+
+  it('leaves retries to the runtime in a dry run: a Pi request that fails once fails the codon', async () => {
+    const flaky = join(sandbox.root, 'flaky-hank');
+    cpSync(hankDir, flaky, { recursive: true });
+    const scriptPath = join(flaky, 'model-script.json');
+    const script = JSON.parse(readFileSync(scriptPath, 'utf8'));
+    const review = script.conversations.find((c: { name: string }) => c.name === 'review');
+    // Pi's own retry (on by default, 2 s back-off) would get the content on its second try.
+    review.turns[0] = { ...review.turns[0], fail: { kind: 'server-error' }, times: 1 };
+    writeFileSync(scriptPath, JSON.stringify(script));
+    const result = await cli(
+      flaky,
+      join(flaky, 'data'),
+      '--scripted-model',
+      scriptPath,
+      '--start-new',
+      '--headless',
+    );
+    expect(result.code).not.toBe(0);
+    const state = JSON.parse(
+      readFileSync(join(executionDirOf(result.stdout), '.hankweave', 'state.json'), 'utf8'),
+    );
+    const codons = state.runs[0].codons as { codonId: string; status: string }[];
+    expect(codons.map((codon) => `${codon.codonId}:${codon.status}`)).toEqual([
+      'draft:completed',
+      'review:failed',
+    ]);
+  });
 });

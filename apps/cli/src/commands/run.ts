@@ -155,7 +155,9 @@ export async function runCommand(
     // The CLI has no controls while codons run automatically: a failure that would wait for a
     // command fails the run instead (the runtime's headless mode). --no-autostart keeps waiting.
     headless: autostart || options.headless === true,
-    ...(dryRun ? { anthropicBaseUrl: dryRun.model.url, piBaseUrl: dryRun.piBaseUrl } : {}),
+    ...(dryRun
+      ? { anthropicBaseUrl: dryRun.model.url, piBaseUrl: dryRun.piBaseUrl, piRetries: false }
+      : {}),
     overwriteOutput: options.overwriteOutput === true,
     ...(maxCost !== undefined ? { maxCost } : {}),
     ...(maxTime !== undefined ? { maxTime } : {}),

@@ -72,6 +72,12 @@ export interface CreateRuntimeOptions {
    */
   piBaseUrl?: string;
   /**
+   * Pi's own retries of failed API requests (its default: on, like Claude Code's). A dry run turns
+   * them off, as it does Claude Code's (`CLAUDE_CODE_MAX_RETRIES=0`): a scripted failure must reach
+   * the runtime's failure policy at once, not after Pi's 2/4/8 s back-off.
+   */
+  piRetries?: boolean;
+  /**
    * The agent idle watchdog when the codon sets none (default 180 s). It wins over the hank's
    * `overrides.shimIdleTimeout`, as env and CLI values do (reference §1.10); a codon's own
    * `shimIdleTimeout` wins over it.

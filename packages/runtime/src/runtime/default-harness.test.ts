@@ -57,7 +57,7 @@ describe('loadDefaultHarness()', () => {
     expect(installedHarnesses(onlyClaude)).toEqual(['claude-code']);
   });
 
-  it('gives Pi the execution-level agent directory, the base URL, env and kill grace', async () => {
+  it('gives Pi the execution-level agent directory, the base URL, env, kill grace and retries', async () => {
     const seen: unknown[] = [];
     const fakePi = {
       createPiHarness: (options: unknown) => {
@@ -65,7 +65,12 @@ describe('loadDefaultHarness()', () => {
         return new FakeHarness();
       },
     } as unknown as typeof import('@hankweave/pi');
-    const withUrl = { ...settings, piBaseUrl: 'http://127.0.0.1:9/v1', env: { PATH: '/bin' } };
+    const withUrl = {
+      ...settings,
+      piBaseUrl: 'http://127.0.0.1:9/v1',
+      piRetries: false,
+      env: { PATH: '/bin' },
+    };
     const agentDir = piAgentDir(join(dir.path, '.hankweave'));
     await piLoader(withUrl, defaultModelCatalog, agentDir, async () => fakePi)();
     expect(agentDir).toBe(join(dir.path, '.hankweave', 'pi'));
@@ -76,6 +81,7 @@ describe('loadDefaultHarness()', () => {
         baseEnv: { PATH: '/bin' },
         killGraceMs: 100,
         models: defaultModelCatalog,
+        retries: false,
       },
     ]);
   });

@@ -79,6 +79,7 @@ export function piLoader(
       models,
       agentDir,
       ...(settings.piBaseUrl ? { baseUrl: settings.piBaseUrl } : {}),
+      ...(settings.piRetries !== undefined && { retries: settings.piRetries }),
     });
   };
 }

@@ -111,6 +111,7 @@ export class HankweaveRuntime {
         ? { anthropicBaseUrl: options.anthropicBaseUrl }
         : {}),
       ...(options.piBaseUrl !== undefined ? { piBaseUrl: options.piBaseUrl } : {}),
+      ...(options.piRetries !== undefined ? { piRetries: options.piRetries } : {}),
       ...(options.outputDirectory !== undefined
         ? { outputDirectory: resolve(options.outputDirectory) }
         : {}),

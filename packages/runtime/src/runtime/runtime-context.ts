@@ -33,6 +33,8 @@ export interface RuntimeSettings {
   anthropicBaseUrl?: string;
   /** An OpenAI-compatible server for every Pi codon (a scripted model's `/v1`, Ollama, vLLM). */
   piBaseUrl?: string;
+  /** Pi's own request retries; undefined keeps Pi's default (on). */
+  piRetries?: boolean;
   /** Grace period between SIGTERM and SIGKILL when stopping an agent. */
   killGraceMs: number;
   /** Absolute; where completed codons' `outputFiles` are copied (none: they are not copied). */
