@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { type Fs, hasErrno, ignoreMissing, nodeFs, syncDirectory } from '@hankweave/durable-io';
 import type { RuntimeLock } from '@hankweave/types';
@@ -146,6 +147,7 @@ export const acquireRuntimeLock = async (
       const lock = {
         ...options.fields,
         pid: options.pid ?? process.pid,
+        hostname: hostname(),
         runId: options.runId ?? null,
         startTime: at,
         lastHeartbeat: at,

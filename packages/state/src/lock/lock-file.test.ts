@@ -27,6 +27,18 @@ describe('lockHolderStatus()', () => {
       'live',
     );
   });
+  it("ignores the pid of another machine's lock: only its heartbeat counts", () => {
+    const fresh = lock('2025-01-04T12:09:59.000Z');
+    const elsewhere = { ...fresh, lock: { ...fresh.lock!, hostname: 'worker-b' } };
+    // pid 7 is not running here, but it is worker-b's pid: that lock is live until it goes stale.
+    expect(lockHolderStatus(elsewhere, NOW, 120_000, () => false, 'worker-a')).toBe('live');
+    expect(lockHolderStatus(elsewhere, NOW + 121_000, 120_000, () => false, 'worker-a')).toBe(
+      'stale',
+    );
+    // The same host (or a lock without a hostname, as the original writes) checks the pid.
+    expect(lockHolderStatus(elsewhere, NOW, 120_000, () => false, 'worker-b')).toBe('dead');
+    expect(lockHolderStatus(fresh, NOW, 120_000, () => false, 'worker-a')).toBe('dead');
+  });
   it('judges a file that does not parse by its mtime', () => {
     expect(lockHolderStatus({ text: '{', mtimeMs: NOW - 1000 }, NOW, 120_000, () => true)).toBe(
       'unreadable',

@@ -1,3 +1,4 @@
+import { hostname as osHostname } from 'node:os';
 import { errnoCode, type Fs, isMissing } from '@hankweave/durable-io';
 import { type RuntimeLock, runtimeLockSchema } from '@hankweave/types';
 import { StateError, stateError } from '../errors.js';
@@ -62,18 +63,22 @@ const parseLock = (text: string, mtimeMs: number): RuntimeLock | undefined => {
 /**
  * Classifies a lock: `dead` when its pid is gone, `stale` when its heartbeat (or, for a file
  * that does not parse, its mtime) is older than `staleAfterMs`, `unreadable` for a recent file
- * that does not parse (fail closed: it may be being written), else `live`.
+ * that does not parse (fail closed: it may be being written), else `live`. The pid is only
+ * looked at for a lock of this machine: one written on another host of a fleet sharing the
+ * execution's storage (its `hostname` differs) is judged by its heartbeat alone.
  */
 export const lockHolderStatus = (
   onDisk: LockOnDisk,
   now: number,
   staleAfterMs: number,
   isPidAlive: IsPidAlive,
+  hostname: string = osHostname(),
 ): LockHolderStatus => {
   if (onDisk.lock === undefined) {
     return now - onDisk.mtimeMs > staleAfterMs ? 'stale' : 'unreadable';
   }
-  if (!isPidAlive(onDisk.lock.pid)) return 'dead';
+  const here = onDisk.lock.hostname === undefined || onDisk.lock.hostname === hostname;
+  if (here && !isPidAlive(onDisk.lock.pid)) return 'dead';
   const heartbeat = Date.parse(onDisk.lock.lastHeartbeat);
   const beat = Number.isNaN(heartbeat) ? onDisk.mtimeMs : heartbeat;
   return now - beat > staleAfterMs ? 'stale' : 'live';

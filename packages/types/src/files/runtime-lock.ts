@@ -15,6 +15,11 @@ export const runtimeLockSchema = z.looseObject({
   port: z.number().int().optional(),
   proxyPort: z.number().int().optional(),
   host: z.string().optional(),
+  /**
+   * The machine of the holder (`os.hostname()`): its pid means nothing on another machine, so a
+   * lock from another host is judged by its heartbeat alone. Absent in the original's files.
+   */
+  hostname: z.string().optional(),
   token: z.string().optional(),
 });
 export type RuntimeLock = z.infer<typeof runtimeLockSchema>;

@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { acquireRuntimeLock, readRuntimeLock } from '../../lock/acquire-runtime-lock.js';
 import { type StateStoreHarness, useCaseContext } from '../harness.js';
@@ -19,11 +20,12 @@ export const describeRuntimeLockCases = (harness: StateStoreHarness): void => {
         ...options,
       });
 
-    it('writes pid, runId, startTime, lastHeartbeat and a lockId', async () => {
+    it('writes pid, hostname, runId, startTime, lastHeartbeat and a lockId', async () => {
       const lock = await acquire({ runId: 'r1' });
       const onDisk = await readRuntimeLock(ctx().dir, { fs: ctx().fs });
       expect(onDisk).toEqual({
         pid: process.pid,
+        hostname: hostname(),
         runId: 'r1',
         startTime: expect.any(String),
         lastHeartbeat: expect.any(String),
