@@ -28,8 +28,19 @@ describe('lockHolderStatus()', () => {
     );
   });
   it("ignores the pid of another machine's lock: only its heartbeat counts", () => {
-    const fresh = lock('2025-01-04T12:09:59.000Z');
-    const elsewhere = { ...fresh, lock: { ...fresh.lock!, hostname: 'worker-b' } };
+    const heartbeat = '2025-01-04T12:09:59.000Z';
+    const fresh = lock(heartbeat);
+    const elsewhere: LockOnDisk = {
+      text: '',
+      mtimeMs: NOW,
+      lock: {
+        pid: 7,
+        runId: 'r',
+        startTime: heartbeat,
+        lastHeartbeat: heartbeat,
+        hostname: 'worker-b',
+      },
+    };
     // pid 7 is not running here, but it is worker-b's pid: that lock is live until it goes stale.
     expect(lockHolderStatus(elsewhere, NOW, 120_000, () => false, 'worker-a')).toBe('live');
     expect(lockHolderStatus(elsewhere, NOW + 121_000, 120_000, () => false, 'worker-a')).toBe(
