@@ -11,6 +11,7 @@ import {
 } from '../data-guard/codon-data-guard.js';
 import { agentLogPath } from '../execution/layout.js';
 import { renderPromptText } from '../prompt/prompt-builder.js';
+import { AGENT_RUN_ENV } from '../runtime/reap-orphan-agents.js';
 import { emit, info, transition } from '../runtime/runtime-context.js';
 import { consumeAgentEvents } from './agent-stream.js';
 import { type CodonAttempt, moveCodon } from './codon-attempt.js';
@@ -97,7 +98,8 @@ async function runSessions(
           ? { appendSystemPrompt: start.prompts.appendSystemPrompt }
           : {}),
         cwd: context.layout.agentRoot,
-        ...(codon.env ? { env: codon.env } : {}),
+        // The run's mark lets a later runtime find this agent if ours dies without stopping it.
+        env: { ...codon.env, [AGENT_RUN_ENV]: runId },
         ...(resumeSessionId ? { resumeSessionId } : {}),
         logPath,
         idleTimeoutMs: idleTimeoutMs(attempt),

@@ -24,6 +24,7 @@ import type { CreateRuntimeOptions } from './create-runtime-options.js';
 import { computeExitCode, type ShutdownReason } from './exit-code.js';
 import { loadHank, type OpenExecution, openExecution } from './open-execution.js';
 import { type RuntimePhase, refusalMessage, refusalOf } from './phase.js';
+import { reapOrphanAgents } from './reap-orphan-agents.js';
 import { recoverExecution } from './recover-execution.js';
 import { endRun, startRun } from './runs.js';
 import {
@@ -229,6 +230,11 @@ export class HankweaveRuntime {
     const context = this.#exec.context;
     for (const listener of this.#listeners) context.bus.subscribe(listener);
     try {
+      await reapOrphanAgents(context.store.state, {
+        previous: this.#exec.lock.previous,
+        log: context.log,
+        graceMs: context.settings.killGraceMs,
+      });
       const recovery = recoverExecution(context);
       if (recovery.kind === 'roll-back-to-last-success') {
         await this.#rollback({ kind: 'last-success' }, false);
