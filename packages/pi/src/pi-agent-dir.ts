@@ -3,15 +3,16 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HarnessError } from '@hankweave/harness';
 import type { PiModel } from './pi-model.js';
+import { piModelsJson } from './pi-models-json.js';
 
 /** What goes into one start's private Pi config directory. */
 export interface PiAgentDirInput {
   /** The directory holding every start's config and the shared sessions. */
   root: string;
   model: PiModel;
-  /** The provider's local server (OpenAI-compatible), when one is used. */
+  /** The provider's server (a local one, a proxy), when one is used. */
   baseUrl?: string;
-  /** Pi's API of that server. Default `openai-completions`. */
+  /** Forces Pi's API family for that server; default the provider's own (see `piModelsJson`). */
   api?: string;
   /** The variable holding the key (its name: Pi reads it from its env). */
   keyVariable?: string;
@@ -50,7 +51,7 @@ export async function writePiAgentDir(input: PiAgentDirInput): Promise<PiAgentDi
     await mkdir(sessionDir, { recursive: true });
     await writeFile(join(configDir, 'settings.json'), `${JSON.stringify(settingsOf(input))}\n`);
     if (appendSystemPromptFile !== undefined) await writeFile(appendSystemPromptFile, append);
-    const models = modelsOf(input);
+    const models = piModelsJson(input);
     if (models !== undefined) {
       await writeFile(join(configDir, 'models.json'), `${JSON.stringify(models, null, 2)}\n`);
     }
@@ -75,22 +76,5 @@ function settingsOf(input: PiAgentDirInput): Record<string, unknown> {
     ...(input.autoCompact !== undefined && { compaction: { enabled: input.autoCompact } }),
     // Off: the runtime's retry policy decides (reference §4.9); on: Pi's defaults.
     ...(!input.retries && { retry: { enabled: false, provider: { maxRetries: 0 } } }),
-  };
-}
-
-// A base URL declares the provider with this one model, so a local server (the scripted model,
-// Ollama, vLLM) answers for it; without one, Pi's built-in provider table is used as it is.
-function modelsOf(input: PiAgentDirInput): Record<string, unknown> | undefined {
-  if (input.baseUrl === undefined) return undefined;
-  return {
-    providers: {
-      [input.model.provider]: {
-        baseUrl: input.baseUrl,
-        api: input.api ?? 'openai-completions',
-        // Local servers usually want none, but Pi needs one: a placeholder then.
-        apiKey: input.keyVariable ?? 'hankweave-no-key',
-        models: [{ id: input.model.model }],
-      },
-    },
   };
 }

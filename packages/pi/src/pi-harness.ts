@@ -30,11 +30,19 @@ export interface PiHarnessOptions {
   /** Pi's `dist/cli.js`; default `HANKWEAVE_PI_PATH`, else the installed package. */
   piPath?: string;
   /**
-   * An OpenAI-compatible server for every model (the scripted model, Ollama, vLLM): declared as
-   * the model's provider in Pi's models.json. Default `<PROVIDER>_BASE_URL` from the environment.
+   * A server for every model (the scripted model, a proxy, Ollama, vLLM), written into Pi's
+   * models.json: a provider Pi ships with keeps its own API family there (`openai` the Responses
+   * API, `google` generateContent, `anthropic` the Messages API, `openrouter` Chat Completions),
+   * any other provider is declared with Chat Completions. One URL ending in `/v1` suits every
+   * family (the Anthropic one drops the `/v1`, its SDK adds it). Default `<PROVIDER>_BASE_URL`
+   * from the environment.
    */
   baseUrl?: string;
-  /** Pi's API of that server. Default `openai-completions` (Chat Completions). */
+  /**
+   * Forces Pi's API family for that server (`openai-completions`, `openai-responses`,
+   * `anthropic-messages`, `google-generative-ai`), e.g. `openai-completions` for a vLLM server
+   * behind `OPENAI_BASE_URL`, which has no Responses API. Default: the provider's own family.
+   */
   api?: string;
   /** The provider, for model ids that name none (a local model such as `qwen3:8b`). */
   provider?: string;

@@ -10,7 +10,7 @@ import { type ScriptedModel, startScriptedModel } from '@hankweave/scripted-mode
 import { createPiHarness } from './index.js';
 
 // The agent spec's conformance cases (written once in @hankweave/harness/testing) for Pi: the real
-// Pi CLI against @hankweave/scripted-model's Chat Completions API over loopback, with a private
+// Pi CLI (gpt-5.2, so OpenAI's Responses API) against @hankweave/scripted-model over loopback, with a private
 // HOME, cwd and log directory per case. Pi's own retries are off, as Claude Code's are in its rig,
 // so an API error ends the run at once.
 
@@ -32,7 +32,7 @@ async function piRig(): Promise<ConformanceRig> {
       const model = await startScriptedModel({ script });
       models.push(model);
       return {
-        // The codon env points this start at this case's model, as a local OpenAI server.
+        // The codon env points this start at this case's model, as OpenAI's server.
         env: { OPENAI_BASE_URL: `${model.url}/v1`, OPENAI_API_KEY: 'sk-scripted-dummy' },
         requests: () => model.requests,
       };

@@ -153,6 +153,29 @@ describe('translatePiLine()', () => {
     expect(events.filter((event) => event.type === 'context.exceeded')).toHaveLength(1);
   });
 
+  it.each([
+    ['openai-completions', "400 This model's maximum context length is 200000 tokens."],
+    ['openai-responses', '400 Your input exceeds the context window of this model.'],
+    ['anthropic-messages', '400 prompt is too long: 250000 tokens > 200000 maximum'],
+    [
+      'google-generative-ai',
+      '{"error":{"code":400,"message":"The input token count (250000) exceeds the maximum number of tokens allowed (200000).","status":"INVALID_ARGUMENT"}}',
+    ],
+  ])('reads the %s overflow text as context exceeded', (api, errorMessage) => {
+    let state = initialPiTranslation({ model: MODEL });
+    const failed = { role: 'assistant', content: [], api, stopReason: 'error', errorMessage };
+    for (const line of [
+      { type: 'session', id: 'abc', cwd: '/w' },
+      { type: 'message_end', message: failed },
+      { type: 'agent_end' },
+    ]) {
+      state = translatePiLine(state, line).state;
+    }
+    const { state: parsed } = parse(finishPiTranslation(state, price).records);
+    expect(parsed.contextExceeded).toBe(true);
+    expect(parsed.errorResultText).toBe(`Prompt is too long: ${errorMessage}`);
+  });
+
   it('costs a resumed run only its own messages', async () => {
     const records = await translateFixture('resumed-answer');
     expect(records.at(-1)).toMatchObject({

@@ -65,10 +65,12 @@ export interface PiTranslation {
 type PiLine = Record<string, unknown> & { type?: unknown };
 type PiBlock = Record<string, unknown> & { type?: unknown };
 
-// Pi's texts of a context overflow (OpenAI, Anthropic, Google and local servers phrase it
-// differently); they become Claude's "Prompt is too long" so the parser sees context exceeded.
+// Pi's texts of a context overflow (OpenAI's two APIs, Anthropic, Google and local servers
+// phrase it differently: "maximum context length", "exceeds the context window", "prompt is too
+// long", "input token count (N) exceeds the maximum number of tokens"); they become Claude's
+// "Prompt is too long" so the parser sees context exceeded.
 const OVERFLOW_TEXT =
-  /context_length_exceeded|maximum context length|context window|prompt is too long|too many tokens/i;
+  /context_length_exceeded|maximum context length|context window|prompt is too long|too many tokens|exceeds the maximum number of tokens/i;
 
 /**
  * Translates one parsed Pi line. Lines that carry nothing the log needs (`agent_start`,

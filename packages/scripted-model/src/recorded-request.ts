@@ -3,11 +3,18 @@ import type { Failure } from './script-schema.js';
 
 /**
  * What kind of request the server saw: `messages` (Anthropic Messages API), `chat-completions`
- * (OpenAI Chat Completions API), `count-tokens`, or `other` (probes, model lists).
+ * (OpenAI Chat Completions API), `responses` (OpenAI Responses API), `generate-content` (Gemini
+ * API, streaming or not), `count-tokens`, or `other` (probes, model lists).
  */
-export type RequestKind = 'messages' | 'chat-completions' | 'count-tokens' | 'other';
+export type RequestKind =
+  | 'messages'
+  | 'chat-completions'
+  | 'responses'
+  | 'generate-content'
+  | 'count-tokens'
+  | 'other';
 
-/** Where a Messages or Chat Completions request landed in the script and what it was served. */
+/** Where a model request (any kind but `count-tokens` and `other`) landed in the script. */
 export interface RequestMatch {
   /** Index of the conversation in the script. */
   conversation: number;
@@ -32,9 +39,9 @@ export interface RecordedRequest {
   /** ISO time of arrival. */
   receivedAt: string;
   method: string;
-  /** Path with query string, e.g. `/v1/messages?beta=true`. */
+  /** Path with query string, e.g. `/v1/messages?beta=true` (a `key=` parameter's value hidden). */
   path: string;
-  /** Request headers, minus credentials (`x-api-key`, `authorization`, `cookie`). */
+  /** Request headers, minus credentials (`x-api-key`, `x-goog-api-key`, `authorization`, `cookie`). */
   headers: Record<string, string>;
   /** The parsed JSON body; the raw text when not JSON; undefined when empty. */
   body: unknown;

@@ -1,8 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ScriptedModelError } from './errors.js';
+import { generateContentTarget } from './internal/generate-content-request.js';
 import { handleChatCompletions } from './internal/handle-chat-completions.js';
+import { handleGenerateContent } from './internal/handle-generate-content.js';
 import { handleMessages } from './internal/handle-messages.js';
+import { handleResponses } from './internal/handle-responses.js';
 import { modelList } from './internal/list-models.js';
 import { parseJsonLoosely, readBody } from './internal/read-body.js';
 import { TurnSelector } from './internal/select-turn.js';
@@ -24,7 +27,8 @@ export interface ScriptedModelOptions {
 export interface ScriptedModel {
   /**
    * Base URL without a trailing slash, e.g. `http://127.0.0.1:43117`: the `ANTHROPIC_BASE_URL`;
-   * OpenAI clients take it with or without `/v1`.
+   * OpenAI and Gemini clients take it with or without a version (`/v1`, `/v1beta`): the server
+   * routes by the end of the path.
    */
   readonly url: string;
   /** The port actually bound. */
@@ -37,7 +41,18 @@ export interface ScriptedModel {
   [Symbol.asyncDispose](): Promise<void>;
 }
 
-const HIDDEN_HEADERS = new Set(['x-api-key', 'authorization', 'cookie', 'proxy-authorization']);
+const HIDDEN_HEADERS = new Set([
+  'x-api-key',
+  'x-goog-api-key',
+  'authorization',
+  'cookie',
+  'proxy-authorization',
+]);
+
+// Gemini clients may pass the key as `?key=…`; it must not reach the request log either.
+function recordPath(path: string): string {
+  return path.replace(/([?&]key=)[^&]*/g, '$1[hidden]');
+}
 
 function recordHeaders(req: IncomingMessage): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -55,6 +70,8 @@ function kindOf(method: string, pathname: string): RequestKind {
   if (pathname.endsWith('/messages/count_tokens')) return 'count-tokens';
   if (pathname.endsWith('/messages')) return 'messages';
   if (pathname.endsWith('/chat/completions')) return 'chat-completions';
+  if (pathname.endsWith('/responses')) return 'responses';
+  if (generateContentTarget(pathname) !== undefined) return 'generate-content';
   return 'other';
 }
 
@@ -84,10 +101,11 @@ function answerOther(
 }
 
 /**
- * Starts an HTTP server on loopback that answers the Anthropic Messages API and the OpenAI Chat
- * Completions API from `script`. Point Claude Code at it with `ANTHROPIC_BASE_URL=<url>`, Pi with
- * a `models.json` provider (`baseUrl: url + '/v1'`, `api: 'openai-completions'`), or the Vercel
- * AI SDK with `createAnthropic({ baseURL: url + '/v1' })`.
+ * Starts an HTTP server on loopback that answers, from `script`, the Anthropic Messages API, the
+ * OpenAI Chat Completions and Responses APIs and the Gemini API's generateContent. Point Claude
+ * Code at it with `ANTHROPIC_BASE_URL=<url>`, Pi with a `models.json` provider (`baseUrl: url +
+ * '/v1'` and any of Pi's `openai-completions`, `openai-responses`, `anthropic-messages` or
+ * `google-generative-ai` APIs), or the Vercel AI SDK with `createAnthropic({ baseURL: url + '/v1' })`.
  *
  * @throws {ScriptedModelError} SCRIPTED_MODEL_INVALID_SCRIPT when the script is invalid;
  * SCRIPTED_MODEL_LISTEN_FAILED when the port cannot be bound.
@@ -106,7 +124,7 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
       seq: requests.length + 1,
       receivedAt: new Date().toISOString(),
       method,
-      path,
+      path: recordPath(path),
       headers: recordHeaders(req),
       body: undefined,
       kind: kindOf(method, pathname),
@@ -116,6 +134,8 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
     entry.body = parseJsonLoosely(text);
     if (entry.kind === 'messages') return handleMessages(req, res, entry, { script, selector });
     if (entry.kind === 'chat-completions') return handleChatCompletions(res, entry, { selector });
+    if (entry.kind === 'responses') return handleResponses(res, entry, { selector });
+    if (entry.kind === 'generate-content') return handleGenerateContent(res, entry, { selector });
     // A rough count (4 characters a token) is all agents use count_tokens for.
     if (entry.kind === 'count-tokens')
       return sendJson(res, { input_tokens: Math.ceil(text.length / 4) });

@@ -9,7 +9,7 @@ import { describeFsError } from '../output/fs-error-hint.js';
 /** A dry run: the scripted model serving the agent, and the environment that points it there. */
 export interface DryRun {
   model: ScriptedModel;
-  /** Where Pi codons (models that are not Anthropic's) reach it: its Chat Completions at `/v1`. */
+  /** Where Pi codons (models that are not Anthropic's) reach it: its `/v1`, in each model's API family. */
   piBaseUrl: string;
   env: NodeJS.ProcessEnv;
   /** Requests the script had no answer for (each failed the agent's call), as messages. */
@@ -24,8 +24,9 @@ const isRoot = (): boolean => process.getuid?.() === 0;
  * the agent environment for it: a dummy API key (a real one is never sent, even to loopback), no
  * non-essential traffic, no agent-side retries, and a private Claude config directory (under the
  * OS temp dir, per data path, so resumed `continue-previous` sessions are found and ~/.claude is
- * never touched). Pi codons reach the same server over Chat Completions (`piBaseUrl`, the
- * model's `/v1`): the one script answers both agents, and Pi needs no provider key for a base URL;
+ * never touched). Pi codons reach the same server (`piBaseUrl`, the
+ * model's `/v1`), each in its model's own API family (OpenAI's Responses, Gemini's generateContent,
+ * Chat Completions for the rest): the one script answers both agents, and Pi needs no provider key for a base URL;
  * their sessions live in the execution (`.hankweave/pi/`). As root it sets IS_SANDBOX=1: a dry run on a scripted model is sandboxed by
  * definition (no network, no real model), so Claude Code may bypass its permission prompts.
  */

@@ -103,7 +103,8 @@ describe('a hank mixing Claude Code and Pi codons', () => {
     ]);
     const kinds = new Set(world.model.requests.map((request) => request.kind));
     expect(kinds).toContain('messages');
-    expect(kinds).toContain('chat-completions');
+    // gpt-5.2 is an OpenAI model: Pi speaks its own family, the Responses API, to the base URL.
+    expect(kinds).toContain('responses');
   });
 
   it('keeps every agent-written file in the final checkpoint', () => {
@@ -173,8 +174,7 @@ describe('a hank mixing Claude Code and Pi codons', () => {
     expect(started.map((event) => event.data.codonId)).toContain('pi-continues');
     const pi = (id: string) =>
       world.model.requests.filter(
-        (request) =>
-          request.kind === 'chat-completions' && JSON.stringify(request.body).includes(id),
+        (request) => request.kind === 'responses' && JSON.stringify(request.body).includes(id),
       );
     // The continued session's requests still carry the first Pi codon's prompt.
     expect(

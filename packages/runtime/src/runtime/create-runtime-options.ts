@@ -78,6 +78,13 @@ export interface CreateRuntimeOptions {
    */
   piRetries?: boolean;
   /**
+   * Forces the API family Pi speaks to a base URL (`openai-completions`, `openai-responses`,
+   * `anthropic-messages`, `google-generative-ai`). By default a provider Pi knows keeps its own
+   * (OpenAI models speak Responses, Gemini generateContent); a server that only has Chat
+   * Completions behind `OPENAI_BASE_URL` (vLLM, a proxy) wants `openai-completions`.
+   */
+  piApi?: string;
+  /**
    * The agent idle watchdog when the codon sets none (default 180 s). It wins over the hank's
    * `overrides.shimIdleTimeout`, as env and CLI values do (reference §1.10); a codon's own
    * `shimIdleTimeout` wins over it.

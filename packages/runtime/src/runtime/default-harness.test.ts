@@ -69,6 +69,7 @@ describe('loadDefaultHarness()', () => {
       ...settings,
       piBaseUrl: 'http://127.0.0.1:9/v1',
       piRetries: false,
+      piApi: 'openai-completions',
       env: { PATH: '/bin' },
     };
     const agentDir = piAgentDir(join(dir.path, '.hankweave'));
@@ -82,6 +83,7 @@ describe('loadDefaultHarness()', () => {
         killGraceMs: 100,
         models: defaultModelCatalog,
         retries: false,
+        api: 'openai-completions',
       },
     ]);
   });

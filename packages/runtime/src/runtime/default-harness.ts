@@ -80,6 +80,7 @@ export function piLoader(
       agentDir,
       ...(settings.piBaseUrl ? { baseUrl: settings.piBaseUrl } : {}),
       ...(settings.piRetries !== undefined && { retries: settings.piRetries }),
+      ...(settings.piApi !== undefined && { api: settings.piApi }),
     });
   };
 }

@@ -113,6 +113,7 @@ export class HankweaveRuntime {
         : {}),
       ...(options.piBaseUrl !== undefined ? { piBaseUrl: options.piBaseUrl } : {}),
       ...(options.piRetries !== undefined ? { piRetries: options.piRetries } : {}),
+      ...(options.piApi !== undefined ? { piApi: options.piApi } : {}),
       ...(options.outputDirectory !== undefined
         ? { outputDirectory: resolve(options.outputDirectory) }
         : {}),

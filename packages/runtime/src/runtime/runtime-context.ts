@@ -35,6 +35,8 @@ export interface RuntimeSettings {
   piBaseUrl?: string;
   /** Pi's own request retries; undefined keeps Pi's default (on). */
   piRetries?: boolean;
+  /** The API family Pi speaks to a base URL; undefined: the provider's own. */
+  piApi?: string;
   /** Grace period between SIGTERM and SIGKILL when stopping an agent. */
   killGraceMs: number;
   /** Absolute; where completed codons' `outputFiles` are copied (none: they are not copied). */

@@ -43,7 +43,8 @@ function contentText(content: ChatMessage['content']): string {
     .join('\n');
 }
 
-function parseArguments(text: string | undefined): Record<string, unknown> {
+/** A tool call's JSON arguments as an object; `{}` when they are not a JSON object. */
+export function parseArguments(text: string | undefined): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(text ?? '{}');
     return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};

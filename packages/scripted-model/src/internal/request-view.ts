@@ -23,6 +23,21 @@ export type MessagesRequest = z.infer<typeof messagesRequestSchema>;
 type Message = MessagesRequest['messages'][number];
 type Block = z.infer<typeof blockSchema>;
 
+/**
+ * Appends one message's blocks to a view under construction, merged into the last message when
+ * it has the same role: APIs with flat item lists (Responses) or one entry per tool result send
+ * one assistant or user message as several entries, and a turn is counted per message.
+ */
+export function appendBlocks(
+  messages: Message[],
+  role: 'user' | 'assistant',
+  blocks: readonly Block[],
+): void {
+  const last = messages.at(-1);
+  if (last?.role === role && Array.isArray(last.content)) last.content.push(...blocks);
+  else messages.push({ role, content: [...blocks] });
+}
+
 function blocksOf(content: Message['content']): Block[] {
   return typeof content === 'string' ? [{ type: 'text', text: content }] : content;
 }
