@@ -1,13 +1,15 @@
 /**
  * Pi's API families (pi-ai's `KnownApi`) that a local server can answer for: the scripted model
- * speaks all four. Pi knows others (`mistral-conversations`, `bedrock-converse-stream`, …); they
- * pass through as strings.
+ * speaks all five (Mistral's is Chat Completions with the usage on the finishing chunk). Pi knows
+ * others (`bedrock-converse-stream` with AWS signing, `google-vertex` with Google credentials, the
+ * Azure and Codex variants of Responses); they pass through as strings.
  */
 export type PiApi =
   | 'openai-completions'
   | 'openai-responses'
   | 'anthropic-messages'
-  | 'google-generative-ai';
+  | 'google-generative-ai'
+  | 'mistral-conversations';
 
 /** The family a provider Pi does not know is declared with: the one every local server speaks. */
 export const PI_DEFAULT_API: PiApi = 'openai-completions';
@@ -74,11 +76,11 @@ export function piApiOf(provider: string, api?: string): string | undefined {
  * The base URL to give Pi for a server of the `api` family. Each family's client appends its own
  * path: the OpenAI SDK `/chat/completions` or `/responses` (the base ends in `/v1`), Google's
  * `/models/<model>:streamGenerateContent` (the base ends in the version, `/v1beta`), the
- * Anthropic SDK `/v1/messages` (the base has no version). So one URL ending in `/v1`, as
- * OpenAI-compatible servers are named, loses that `/v1` for the Anthropic family only; the
- * others are kept as given.
+ * Anthropic and Mistral SDKs `/v1/messages` and `/v1/chat/completions` (the base has no
+ * version). So one URL ending in `/v1`, as OpenAI-compatible servers are named, loses that `/v1`
+ * for those two families only; the others are kept as given.
  */
 export function piBaseUrlFor(api: string | undefined, baseUrl: string): string {
-  if (api !== 'anthropic-messages') return baseUrl;
+  if (api !== 'anthropic-messages' && api !== 'mistral-conversations') return baseUrl;
   return baseUrl.replace(/\/v1\/?$/, '');
 }

@@ -20,21 +20,20 @@ function blockDeltas(block: ApiContentBlock, toolIndex: number): Delta[] {
   if (block.type === 'thinking') {
     return chunks(block.thinking).map((reasoning_content) => ({ reasoning_content }));
   }
-  // The first delta of a call names it; the arguments follow in pieces under the same index.
-  const start = {
-    tool_calls: [
-      {
-        index: toolIndex,
-        id: block.id,
-        type: 'function',
-        function: { name: block.name, arguments: '' },
-      },
-    ],
-  };
-  const pieces = chunks(JSON.stringify(block.input)).map((piece) => ({
-    tool_calls: [{ index: toolIndex, function: { arguments: piece } }],
-  }));
-  return [start, ...pieces];
+  // One delta per call, name and arguments whole: OpenAI's clients accept arguments in any
+  // number of pieces, and Mistral's (which Pi uses for Mistral models) wants the name in each.
+  return [
+    {
+      tool_calls: [
+        {
+          index: toolIndex,
+          id: block.id,
+          type: 'function',
+          function: { name: block.name, arguments: JSON.stringify(block.input) },
+        },
+      ],
+    },
+  ];
 }
 
 /**
@@ -64,7 +63,24 @@ export function chatChunks(message: ApiMessage, meta: ChunkMeta): string[] {
     if (block.type === 'tool_use') toolIndex += 1;
   }
   const events = deltas.map((delta) => choice(delta));
-  events.push(choice({}, finishReasonOf(message.stop_reason)));
+  // Without `include_usage`, the finishing chunk carries the usage, as Mistral's API always does
+  // (its client reads it there); OpenAI's clients ignore it there.
+  const finish = choice({}, finishReasonOf(message.stop_reason));
+  events.push(
+    meta.includeUsage
+      ? finish
+      : frame({
+          choices: [
+            {
+              index: 0,
+              delta: {},
+              logprobs: null,
+              finish_reason: finishReasonOf(message.stop_reason),
+            },
+          ],
+          usage: chatUsage(message.usage),
+        }),
+  );
   if (meta.includeUsage) events.push(frame({ choices: [], usage: chatUsage(message.usage) }));
   events.push(DONE);
   return events;
