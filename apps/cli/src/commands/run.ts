@@ -15,6 +15,7 @@ import { printSummary } from '../output/summary.js';
 import type { Terminal } from '../output/terminal.js';
 import { askYesNo } from '../run/confirm.js';
 import { type DryRun, startDryRun } from '../run/dry-run.js';
+import { checkDryRunModels } from '../run/dry-run-models.js';
 import { attachIdleControls, IDLE_KEYS } from '../run/idle-controls.js';
 import { inlineData } from '../run/input-data.js';
 import { resolveRunInputs } from '../run/run-inputs.js';
@@ -121,6 +122,7 @@ export async function runCommand(
   let dryRun: DryRun | undefined;
   let runtime: Runtime | undefined;
   if (options.scriptedModel) {
+    checkDryRunModels(hank.config, configured.model);
     dryRun = await startDryRun(options.scriptedModel, inputs.dataPath);
     note(
       terminal.style.dim(
