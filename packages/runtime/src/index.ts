@@ -26,6 +26,7 @@ export { readExecutionMeta } from './execution/execution-meta.js';
 export type { DataIdentity, ExecutionMatch } from './execution/find-newest-execution.js';
 export { defaultInputCacheDir, inputFileName, storeInputText } from './execution/input-source.js';
 export { type ExecutionLayout, executionLayout } from './execution/layout.js';
+export { type BuiltPrompts, buildPrompts, type PromptPaths } from './prompt/prompt-builder.js';
 export type { ReplayPacingOptions } from './replay/execution-replay-harness.js';
 export type { ReplayOptions } from './replay/with-replay.js';
 export {

@@ -52,6 +52,12 @@ export interface PrepareExecutionOptions {
   /** Asked before using a non-empty directory that is not an execution; default: refuse. */
   confirm?: (question: string) => boolean | Promise<boolean>;
   now?: () => Date;
+  /**
+   * Called once the directory is chosen and checked, before anything in it is written (layout,
+   * data link, execution-meta.json): the runtime takes `runtime.lock` here, so a resume never
+   * relinks the data or rewrites the meta of an execution another process is running.
+   */
+  beforeWrite?: (layout: ExecutionLayout) => Promise<void>;
 }
 
 export interface PreparedExecution {
@@ -134,6 +140,7 @@ export async function prepareExecution(
       `hank.json changed since this execution last ran; the plan frozen in state.json is kept for resumed runs`,
     );
   }
+  await options.beforeWrite?.(layout);
   await createTree(layout);
   const linkType = relink
     ? await linkData(dataPath, layout.dataLink, options.copyData === true)

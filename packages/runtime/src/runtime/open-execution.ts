@@ -170,6 +170,7 @@ export async function openExecution(
     });
   }
   const clock = options.clock ?? (() => new Date());
+  let lock: RuntimeLockHandle | undefined;
   const prepared = await prepareExecution({
     dataPath: options.dataPath,
     hankPath: hank.hankPath,
@@ -187,25 +188,32 @@ export async function openExecution(
     ...(options.executionBaseDir !== undefined ? { baseDir: options.executionBaseDir } : {}),
     ...(options.confirm !== undefined ? { confirm: options.confirm } : {}),
     now: clock,
+    beforeWrite: async (layout) => {
+      lock = await acquireRuntimeLock(layout.hankweaveDir, { clock });
+    },
+  }).catch(async (error: unknown) => {
+    await lock?.release();
+    throw error;
   });
   const { layout } = prepared;
+  const held: RuntimeLockHandle | undefined = lock;
+  if (held === undefined) throw new RuntimeError('RUNTIME_INTERNAL', 'runtime.lock was not taken');
   const models = options.models ?? defaultModelCatalog;
   const log = createServerLog(layout.serverLog, options.logger, clock);
   log.info(
     `Starting HankweaveRuntime in ${layout.executionDir} (${prepared.created ? 'new execution' : 'resumed'})`,
   );
   for (const warning of [...hank.warnings, ...prepared.warnings]) log.warn(warning);
-  const lock = await acquireRuntimeLock(layout.hankweaveDir, { clock });
-  if (lock.previous)
+  if (held.previous)
     log.warn(
-      `Took over runtime.lock from pid ${lock.previous.lock?.pid ?? '?'} (${lock.previous.reason ?? 'stale'})`,
+      `Took over runtime.lock from pid ${held.previous.lock?.pid ?? '?'} (${held.previous.reason ?? 'stale'})`,
     );
-  const opened: { close(): Promise<unknown> }[] = [{ close: () => lock.release() }];
+  const opened: { close(): Promise<unknown> }[] = [{ close: () => held.release() }];
   try {
     const engine = await CheckpointEngine.open({ executionDir: layout.executionDir });
     opened.push(engine);
     const store = await StateStore.open(layout.hankweaveDir, {
-      lock,
+      lock: held,
       clock,
       checkpointExists: (sha) => engine.exists(sha),
       logger: { warn: (message: string) => log.warn(message) },
@@ -305,7 +313,7 @@ export async function openExecution(
     };
     const sentinels = context.sentinels;
     bus.subscribe((event) => sentinels.observe(event));
-    return { context, lock, created: prepared.created, abandon: () => abandonment.abort() };
+    return { context, lock: held, created: prepared.created, abandon: () => abandonment.abort() };
   } catch (error) {
     for (const resource of opened.reverse()) await resource.close().catch(() => {});
     throw error;
