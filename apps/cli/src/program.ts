@@ -12,10 +12,12 @@ import { rollbackCommand } from './commands/rollback.js';
 import { type RunOptions, runCommand } from './commands/run.js';
 import { sessionsCommand } from './commands/sessions.js';
 import { statusCommand } from './commands/status.js';
+import { uiCommand } from './commands/ui.js';
 import { validateCommand } from './commands/validate.js';
 import { CliError } from './output/cli-error.js';
 import { closestCommand, commandHint } from './output/command-hint.js';
 import type { Terminal } from './output/terminal.js';
+import { registerQueueCommands } from './queue/register-queue-commands.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -347,6 +349,22 @@ export function buildProgram(
     .option('--json', 'print the result as JSON (exact bytes)')
     .option('--base <dir>', 'the executions directory (default: the managed executions directory)')
     .action(async (options) => done(await pruneCommand(terminal, options)));
+
+  program
+    .command('ui')
+    .description(
+      'a local web dashboard of the executions: runs, codon timeline, costs, checkpoints, live events',
+    )
+    .option('-p, --port <port>', 'the port (default 0: any free port)')
+    .option('--host <address>', 'the address to listen on (default 127.0.0.1)')
+    .option('--allow-remote', 'allow a --host that is not loopback (the token is still required)')
+    .option('--open', 'open the dashboard in the browser')
+    .option('--write', 'allow actions: rollback, skip, force-stop and next')
+    .option('--base <dir>', 'the executions directory (default: the managed executions directory)')
+    .option('--json', 'print {url, port, token} as one JSON line')
+    .action(async (options) => done(await uiCommand(terminal, options)));
+
+  registerQueueCommands(program, terminal, done);
 
   // `list` and `executions` are what people try first; without these they would be read as a
   // hank named "list". Hidden: they only point at the real command.

@@ -1,0 +1,116 @@
+import type { ActionName, ActionResult } from '@hankweave/dashboard/api-types';
+import { connectHankweave, type RuntimeCommand } from '@hankweave/runtime';
+import { rollbackExecution } from '../../execution/rollback-execution.js';
+import { shortSha } from '../../output/format.js';
+import type { ExecutionFacts } from '../derive/execution-summary.js';
+import { HttpError } from '../http/http-error.js';
+
+export const ACTION_NAMES: readonly ActionName[] = ['rollback', 'skip', 'stop', 'next'];
+
+/** The body of an action: the confirmation the dialog recorded, and a rollback's target. */
+export interface ActionRequest {
+  confirm?: unknown;
+  target?: unknown;
+}
+
+const LIVE_COMMANDS: Record<Exclude<ActionName, 'rollback'>, RuntimeCommand> = {
+  skip: { type: 'codon.skip' },
+  stop: { type: 'codon.forceStop', data: { reason: 'force-stopped from hankweave ui' } },
+  next: { type: 'codon.next' },
+};
+
+const DONE: Record<Exclude<ActionName, 'rollback'>, string> = {
+  skip: 'The running codon is being skipped.',
+  stop: 'The running codon is being force-stopped.',
+  next: 'The next codon is starting.',
+};
+
+/**
+ * `POST /api/executions/:id/actions/:action` (the server checked `--write`, the header and the
+ * origin): `rollback` on a stopped execution through the same code as `hankweave rollback`;
+ * `skip`, `stop` and `next` on a live one, sent over the runtime's WebSocket as a read-and-write
+ * client with the token of runtime.lock.
+ */
+export async function runAction(
+  facts: ExecutionFacts,
+  action: string,
+  body: ActionRequest,
+): Promise<ActionResult> {
+  if (!(ACTION_NAMES as readonly string[]).includes(action))
+    throw new HttpError(
+      404,
+      'ACTION_NOT_FOUND',
+      `No action ${JSON.stringify(action.slice(0, 40))}`,
+      `Actions: ${ACTION_NAMES.join(', ')}.`,
+    );
+  if (body.confirm !== true)
+    throw new HttpError(
+      400,
+      'CONFIRMATION_REQUIRED',
+      `${action} needs {"confirm": true} in the request body`,
+      'Actions change the execution: the dashboard asks for a confirmation first.',
+    );
+  if (action === 'rollback') return rollback(facts, body.target);
+  return liveCommand(facts, action as Exclude<ActionName, 'rollback'>);
+}
+
+async function rollback(facts: ExecutionFacts, target: unknown): Promise<ActionResult> {
+  if (typeof target !== 'string' || target === '')
+    throw new HttpError(
+      400,
+      'BAD_PARAMETER',
+      'A rollback needs a target: a checkpoint sha or last-success',
+      'Pick a checkpoint from the list; last-success rolls back to the newest completed codon.',
+    );
+  if (facts.lock)
+    throw new HttpError(
+      409,
+      'EXECUTION_RUNNING',
+      `The execution ${facts.id} is running (pid ${facts.lock.pid})`,
+      'Stop the run first (the stop action, or Ctrl-C in its terminal), then roll back.',
+    );
+  const result = await rollbackExecution(facts.dir, target);
+  return {
+    ok: true,
+    message: `Rolled back to ${result.codonId ?? 'the initial checkpoint'} ${shortSha(result.sha)} (new run ${result.toRun}); the tracked files are restored.`,
+  };
+}
+
+async function liveCommand(
+  facts: ExecutionFacts,
+  action: Exclude<ActionName, 'rollback'>,
+): Promise<ActionResult> {
+  const lock = facts.lock;
+  if (!lock)
+    throw new HttpError(
+      409,
+      'EXECUTION_NOT_RUNNING',
+      `The execution ${facts.id} is not running: there is nothing to ${action}`,
+      'Resume it with `hankweave --execution <dir> --port 0`.',
+    );
+  if (lock.port === undefined || lock.token === undefined)
+    throw new HttpError(
+      409,
+      'NO_WEBSOCKET',
+      `The runtime of ${facts.id} (pid ${lock.pid}) serves no WebSocket, so it cannot take commands`,
+      'Start the run with `--port 0` to control it from the dashboard.',
+    );
+  const client = await connectHankweave(`ws://${lock.host ?? '127.0.0.1'}:${lock.port}/ws`, {
+    token: lock.token,
+    mode: 'readandwrite',
+    timeoutMs: 5_000,
+  });
+  try {
+    const refused = await client.send(LIVE_COMMANDS[action]);
+    if (refused)
+      throw new HttpError(
+        409,
+        refused.data.code ?? 'RUNTIME_REFUSED',
+        refused.data.message,
+        'The runtime refused the command in its current phase; the live view shows what it is doing.',
+      );
+    return { ok: true, message: DONE[action] };
+  } finally {
+    await client.close(1000, 'action sent');
+  }
+}

@@ -1,0 +1,40 @@
+import type { HankweaveState } from '@hankweave/types';
+import { codonWindow } from '../derive/codon-window.js';
+import type { EventQuery } from '../events/event-pages.js';
+import { HttpError } from '../http/http-error.js';
+import { integerParam, listParam } from './params.js';
+
+/**
+ * `?after=&before=&limit=&codon=&types=` as an {@link EventQuery}: `codon` is a bar key
+ * (`{runId}~{index}`) turned into its codon id and time window; `types` a comma-separated list
+ * (`codon.*` for a prefix); `limit` 1 to 1000 (default 100).
+ */
+export function eventQueryOf(
+  params: URLSearchParams,
+  state: HankweaveState | undefined,
+): EventQuery {
+  const key = params.get('codon');
+  const types = listParam(params, 'types');
+  let codon: EventQuery['filter']['codon'];
+  if (key) {
+    const window = state ? codonWindow(state, key) : undefined;
+    if (!window)
+      throw new HttpError(
+        404,
+        'CODON_NOT_FOUND',
+        `No codon record ${JSON.stringify(key.slice(0, 200))} in this execution`,
+        'Pass a key of a timeline bar: `{runId}~{index in run}`.',
+      );
+    codon = { codonId: window.codonId, fromMs: window.fromMs, toMs: window.toMs };
+  }
+  const after = params.get('after');
+  const before = params.get('before');
+  if (after !== null && before !== null)
+    throw new HttpError(400, 'BAD_PARAMETER', 'Pass after or before, not both');
+  return {
+    ...(after !== null ? { after } : {}),
+    ...(before !== null ? { before } : {}),
+    limit: integerParam(params, 'limit', 100, 1, 1000),
+    filter: { ...(codon ? { codon } : {}), ...(types.length > 0 ? { types } : {}) },
+  };
+}

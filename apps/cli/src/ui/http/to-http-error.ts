@@ -1,0 +1,39 @@
+import { HankweaveError } from '@hankweave/types';
+import { CliError } from '../../output/cli-error.js';
+import { HttpError } from './http-error.js';
+
+/** Statuses of the coded errors the packages throw, by what the code says happened. */
+function statusOfCode(code: string): number {
+  if (code.endsWith('_NOT_FOUND')) return 404;
+  if (
+    code === 'JOURNAL_BAD_CURSOR' ||
+    code.endsWith('_INVALID_INPUT') ||
+    code.endsWith('_AMBIGUOUS')
+  )
+    return 400;
+  if (code.endsWith('_INTERNAL')) return 500;
+  // Locked, running, refused in this phase: the request was fine, the execution is not ready.
+  return 409;
+}
+
+/**
+ * Any error as the answer it becomes: an `HttpError` as it is, a `CliError` (thrown by the CLI
+ * functions the server shares) by its code with its hint, a package's coded error by its code,
+ * anything else a 500.
+ */
+export function toHttpError(error: unknown): HttpError {
+  if (error instanceof HttpError) return error;
+  if (CliError.is(error)) {
+    const status = error.code === 'CLI_NOT_FOUND' ? 404 : error.code === 'CLI_USAGE' ? 400 : 409;
+    const hint = (error as CliError).hint;
+    return new HttpError(status, error.code, error.message, hint);
+  }
+  if (HankweaveError.is(error))
+    return new HttpError(statusOfCode(error.code), error.code, error.message);
+  return new HttpError(
+    500,
+    'UI_INTERNAL',
+    error instanceof Error ? error.message : String(error),
+    'This is a bug in hankweave ui; the terminal running it shows more with HANKWEAVE_DEBUG=1.',
+  );
+}

@@ -1,0 +1,215 @@
+/**
+ * The dashboard's HTTP JSON API: the wire types shared by the server (`hankweave ui`, in the CLI)
+ * and the web app. Every read goes through the packages' public read APIs on the server; the
+ * browser never parses state.json or the journal itself.
+ *
+ * All routes are under `/api/`, GET unless noted, answered as `application/json`. Errors are
+ * `ApiError` with an HTTP status. Times are ISO-8601 strings; durations in ms; costs in USD.
+ */
+import type { CheckpointType, CodonStatus, HankweaveEvent, RunStatus } from '@hankweave/types';
+
+/** Any error answer (4xx/5xx). */
+export interface ApiError {
+  error: { code: string; message: string; hint?: string };
+}
+
+/** `GET /api/info`: what this server serves. */
+export interface ServerInfo {
+  version: string;
+  /** The managed executions directory listed by `/api/executions`. */
+  baseDir: string;
+  /** Whether actions (rollback, skip, stop, next) are allowed: `hankweave ui --write`. */
+  write: boolean;
+}
+
+/** The status of an execution as the list shows it. */
+export type ExecutionStatus = 'running' | 'completed' | 'failed' | 'crashed' | 'partial' | 'empty';
+
+/**
+ * One row of `GET /api/executions?status=&q=&offset=&limit=` (newest first). Optional, additive:
+ * `&sort=started|duration|cost|status|hank&order=asc|desc` sorts the whole filtered list before
+ * paging (default `started`/`desc`); a server that ignores them still answers newest first, and the
+ * web app re-sorts the page it got.
+ */
+export interface ExecutionSummary {
+  /** URL-safe id: the execution directory's name under the base directory. */
+  id: string;
+  dir: string;
+  hankName: string;
+  hankPath?: string;
+  dataPath?: string;
+  status: ExecutionStatus;
+  /** A runtime holds its lock right now (the list's "live" marker). */
+  live: boolean;
+  startedAt?: string;
+  /** Last activity: end of the last run, or now for a live one. */
+  endedAt?: string;
+  durationMs?: number;
+  costUsd: number;
+  codons: { completed: number; failed: number; skipped: number; planned: number };
+  runs: number;
+  models: string[];
+}
+
+export interface ExecutionList {
+  executions: ExecutionSummary[];
+  total: number;
+  offset: number;
+  limit: number;
+}
+
+/** One node of the run tree: a run, and the runs that continue it (retry, rollback, continue). */
+export interface RunNode {
+  runId: string;
+  status: RunStatus;
+  startTime: string;
+  endTime?: string;
+  reason?: 'fresh' | 'retry' | 'rollback' | 'continue';
+  /** For a continuation: the codon it continues after (null: from the start) and the checkpoint. */
+  from?: { runId: string; afterCodon: string | null; checkpointSha: string };
+  codonCount: number;
+  costUsd: number;
+  children: RunNode[];
+}
+
+/**
+ * One bar of the timeline: one codon execution record of one run (a retry or a loop iteration is
+ * its own bar). `key` is stable and URL-safe: `{runId}~{index in run}`.
+ */
+export interface CodonBar {
+  key: string;
+  runId: string;
+  codonId: string;
+  name: string;
+  model?: string;
+  status: CodonStatus;
+  startTime: string;
+  /** Absent while running. */
+  endTime?: string;
+  costUsd: number;
+  tokens: { input: number; output: number; cacheRead: number; cacheWrite: number };
+  extensions: number;
+  /** The nth attempt of this codon id within the execution (1 = first). */
+  attempt: number;
+  loop?: { loopId: string; iteration: number };
+  failure?: { type?: string; message: string };
+  checkpoints: { type: CheckpointType; sha: string }[];
+}
+
+/** `GET /api/executions/:id`: the execution in one read. */
+export interface ExecutionDetail {
+  summary: ExecutionSummary;
+  runTree: RunNode[];
+  bars: CodonBar[];
+  /** Loops of the plan, for the timeline's grouping. */
+  loops: { loopId: string; iterations: number }[];
+  /** The live runtime, when one holds the lock. */
+  live?: { pid: number; runId?: string; port?: number; heartbeat?: string };
+}
+
+/** `GET /api/executions/:id/codons/:key`: one codon execution in depth. */
+export interface CodonDetail {
+  bar: CodonBar;
+  /** The prompt as the agent got it (the plan's codon config, rendered as the runtime does). */
+  prompt?: string;
+  /** Cumulative tokens and cost over time, from `token.usage` events. */
+  usage: { t: string; input: number; output: number; costUsd: number }[];
+  /** Files the codon changed: the checkpoint diff from its start to its end. */
+  files: FileChange[];
+  sentinels: { sentinelId: string; t: string; content: unknown; costUsd: number }[];
+  /** The count of events of this codon execution (actions and tool results are paged). */
+  eventCount: number;
+  /**
+   * Optional, additive: the two checkpoints `files` was computed between, so the web app links
+   * each file to exactly that diff (without it, the app picks the checkpoint before the codon).
+   */
+  diffRange?: { from: string; to: string };
+}
+
+export interface FileChange {
+  path: string;
+  status: 'added' | 'modified' | 'deleted';
+}
+
+/**
+ * `GET /api/executions/:id/events?after=&limit=&codon=&types=` and `?before=` (tail first).
+ * `types` is comma-separated, a trailing `*` matches a prefix (`codon.*`); `limit` 1–1000
+ * (default 100). With `before` (empty: the newest events) the page holds the newest matching
+ * events before the cursor, oldest first, `nextCursor` leads to the next older page (pass it as
+ * `before`) and `hasMore` says whether older ones exist; `total` counts the matching events.
+ */
+export interface EventPageWire {
+  events: HankweaveEvent[];
+  /** Opaque: pass back as `after` for the next page (as `before` in tail mode). */
+  nextCursor: string;
+  hasMore: boolean;
+  total: number;
+}
+
+/** `GET /api/executions/:id/checkpoints`. */
+export interface CheckpointWire {
+  sha: string;
+  type: CheckpointType;
+  codonId?: string;
+  runId?: string;
+  time: string;
+  message: string;
+}
+
+/** `GET /api/executions/:id/diff?from=sha&to=sha[&path=]`: a side-by-side diff. */
+export interface DiffWire {
+  from: string;
+  to: string;
+  files: (FileChange & {
+    /** Text before and after (absent for binary or over the size limit, with `note`). */
+    before?: string;
+    after?: string;
+    note?: string;
+  })[];
+}
+
+/** `GET /api/executions/:id/costs`. */
+export interface CostsWire {
+  totalUsd: number;
+  byCodon: { codonId: string; name: string; costUsd: number; runs: number }[];
+  byModel: { model: string; costUsd: number; inputTokens: number; outputTokens: number }[];
+}
+
+/** `GET /api/sessions`: the session registry (seed 004) under the base directory. */
+export interface SessionsWire {
+  sessions: {
+    key: string;
+    type: 'pipeline' | 'loop';
+    status: string;
+    pid?: number;
+    startedAt?: string;
+    executionId?: string;
+    parent?: string;
+  }[];
+}
+
+/**
+ * `POST /api/executions/:id/actions/:action` with `{confirm: true, target?}` (only with `--write`,
+ * and only with the header `x-hankweave-action: 1`): `rollback` (target: a checkpoint sha or
+ * `last-success`), `skip`, `stop` (force-stop), `next`.
+ */
+export type ActionName = 'rollback' | 'skip' | 'stop' | 'next';
+export interface ActionResult {
+  ok: boolean;
+  message: string;
+}
+
+/**
+ * `GET /api/executions/:id/live` is a server-sent event stream: `event: hankweave` lines carry one
+ * `HankweaveEvent` each as the runtime publishes it; `event: state` carries a fresh
+ * `ExecutionDetail` after each codon transition; `event: end` when the run is over.
+ * As served: each message's `data` is the bare payload (the event, the `ExecutionDetail`,
+ * `{status}`); the stream opens with a `state`, and after `end` the server closes it (close the
+ * EventSource, or it reconnects and gets `state` + `end` again). Optional `?after=<cursor>` (an
+ * events page's `nextCursor`) first replays the journal from there, so a page and the stream
+ * join without a gap.
+ */
+export type LiveMessage =
+  | { kind: 'event'; event: HankweaveEvent }
+  | { kind: 'state'; detail: ExecutionDetail }
+  | { kind: 'end'; status: ExecutionStatus };

@@ -1,0 +1,159 @@
+/** The execution's header: what it is, its status, cost and duration, and its action buttons. */
+import type { ActionFlow } from '../../actions/use-action-flow.js';
+import { pages } from '../../api/paths.js';
+import type { CodonBar, ExecutionDetail } from '../../api/types.js';
+import { Duration, LiveMarker, StatusBadge, Usd } from '../../components/values.js';
+import { durationBetween, formatDateTime } from '../../format/format.js';
+import { useNow } from '../../hooks/use-now.js';
+
+/** The codon running now: the newest bar without an end. */
+export function runningBar(bars: readonly CodonBar[]): CodonBar | undefined {
+  let found: CodonBar | undefined;
+  for (const bar of bars) {
+    if (bar.endTime === undefined && (found === undefined || bar.startTime > found.startTime))
+      found = bar;
+  }
+  return found;
+}
+
+function Actions({
+  detail,
+  live,
+  flow,
+}: {
+  detail: ExecutionDetail;
+  live: boolean;
+  flow: ActionFlow;
+}) {
+  const { summary } = detail;
+  const running = runningBar(detail.bars);
+  const context = {
+    hankName: summary.hankName,
+    executionId: summary.id,
+    executionDir: summary.dir,
+    runningCodon:
+      running === undefined ? undefined : { name: running.name, codonId: running.codonId },
+  };
+  if (live) {
+    return (
+      <div class="actions" data-testid="actions">
+        <button
+          type="button"
+          data-testid="action-skip"
+          disabled={running === undefined}
+          onClick={() => flow.request('skip', context)}
+        >
+          Skip codon
+        </button>
+        <button
+          type="button"
+          data-testid="action-stop"
+          class="danger"
+          disabled={running === undefined}
+          onClick={() => flow.request('stop', context)}
+        >
+          Force-stop
+        </button>
+        <button
+          type="button"
+          data-testid="action-next"
+          onClick={() => flow.request('next', context)}
+        >
+          Next codon
+        </button>
+      </div>
+    );
+  }
+  return (
+    <div class="actions" data-testid="actions">
+      <button
+        type="button"
+        data-testid="action-rollback-last-success"
+        onClick={() => flow.request('rollback', { ...context, checkpoint: 'last-success' })}
+      >
+        Roll back to last success
+      </button>
+      <a href={pages.checkpoints(summary.id)} class="button">
+        Pick a checkpoint…
+      </a>
+    </div>
+  );
+}
+
+export function ExecutionHeader(props: {
+  detail: ExecutionDetail;
+  live: boolean;
+  write: boolean;
+  flow: ActionFlow;
+  onReload: () => void;
+}) {
+  const { summary } = props.detail;
+  const now = useNow(props.live ? 1000 : null);
+  const duration = props.live
+    ? durationBetween(summary.startedAt, undefined, now)
+    : summary.durationMs;
+  return (
+    <header class="panel execution-header" data-testid="execution-header" data-id={summary.id}>
+      <div class="title-line">
+        <h2>{summary.hankName}</h2>
+        <StatusBadge status={summary.status} testId="execution-status" />
+        {props.live && <LiveMarker />}
+        <span class="spacer" />
+        <a href={pages.checkpoints(summary.id)} data-testid="checkpoints-link">
+          Checkpoints
+        </a>
+        <button type="button" class="link" onClick={props.onReload}>
+          Reload
+        </button>
+      </div>
+      <dl class="facts">
+        <div>
+          <dt>Cost</dt>
+          <dd>
+            <Usd usd={summary.costUsd} testId="execution-cost" />
+          </dd>
+        </div>
+        <div>
+          <dt>Duration</dt>
+          <dd>
+            <Duration ms={duration} testId="execution-duration" />
+          </dd>
+        </div>
+        <div>
+          <dt>Started</dt>
+          <dd>{formatDateTime(summary.startedAt)}</dd>
+        </div>
+        <div>
+          <dt>Codons</dt>
+          <dd data-testid="execution-codons">
+            {summary.codons.completed} done · {summary.codons.failed} failed ·{' '}
+            {summary.codons.skipped} skipped / {summary.codons.planned}
+          </dd>
+        </div>
+        <div>
+          <dt>Runs</dt>
+          <dd>{summary.runs}</dd>
+        </div>
+        <div>
+          <dt>Models</dt>
+          <dd>{summary.models.join(', ') || '—'}</dd>
+        </div>
+        <div class="wide">
+          <dt>Data</dt>
+          <dd class="mono">{summary.dataPath ?? '—'}</dd>
+        </div>
+        <div class="wide">
+          <dt>Directory</dt>
+          <dd class="mono">{summary.dir}</dd>
+        </div>
+        {props.detail.live !== undefined && (
+          <div>
+            <dt>Runtime</dt>
+            <dd class="mono">pid {props.detail.live.pid}</dd>
+          </div>
+        )}
+      </dl>
+      {props.write && <Actions detail={props.detail} live={props.live} flow={props.flow} />}
+    </header>
+  );
+}

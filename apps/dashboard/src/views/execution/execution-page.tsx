@@ -1,0 +1,80 @@
+/**
+ * `/executions/:id`: header, run tree, codon timeline, costs, and the live tail when a runtime
+ * holds the execution. Live `state` messages replace the detail, so the timeline moves as the
+ * run does.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { useActionFlow } from '../../actions/use-action-flow.js';
+import { api } from '../../api/paths.js';
+import type { CostsWire, ExecutionDetail } from '../../api/types.js';
+import { EmptyState, ErrorPanel, Loading } from '../../components/feedback.js';
+import { useServerInfo } from '../../hooks/server-info.js';
+import { useApi } from '../../hooks/use-api.js';
+import { useTitle } from '../../hooks/use-title.js';
+import { LiveTail } from '../../live/live-tail.js';
+import { useLiveStream } from '../../live/use-live-stream.js';
+import { Timeline } from '../timeline/timeline.js';
+import { CostsPanel } from './costs-panel.js';
+import { ExecutionHeader } from './execution-header.js';
+import { RunTree } from './run-tree.js';
+
+export default function ExecutionPage({ id }: { id: string }) {
+  const info = useServerInfo();
+  const detail = useApi<ExecutionDetail>(api.execution(id));
+  const costs = useApi<CostsWire>(api.costs(id));
+  // The stream said the run is over; the detail reload that follows confirms it.
+  const [ended, setEnded] = useState(false);
+  useEffect(() => setEnded(false), [id]);
+  const live = detail.data?.summary.live === true && !ended;
+
+  const stream = useLiveStream(id, live, {
+    onState: (next) => {
+      detail.setData(next);
+      costs.reload();
+    },
+    onEnd: () => {
+      setEnded(true);
+      detail.reload();
+      costs.reload();
+    },
+  });
+  const reloadAll = () => {
+    setEnded(false);
+    detail.reload();
+    costs.reload();
+  };
+  const flow = useActionFlow(id, reloadAll);
+  useTitle(detail.data?.summary.hankName);
+
+  if (detail.error !== undefined)
+    return <ErrorPanel error={detail.error} onRetry={detail.reload} />;
+  if (detail.data === undefined) return <Loading what="execution" />;
+  const data = detail.data;
+  return (
+    <section class="page execution-page">
+      <ExecutionHeader
+        detail={data}
+        live={live}
+        write={info?.write === true}
+        flow={flow}
+        onReload={reloadAll}
+      />
+      {flow.element}
+      {(live || stream.received > 0) && <LiveTail stream={stream} />}
+      <section class="panel">
+        <h3>Codon timeline</h3>
+        {data.bars.length === 0 ? (
+          <EmptyState>
+            <p>No codon has started in this execution yet.</p>
+          </EmptyState>
+        ) : (
+          <Timeline executionId={id} detail={data} />
+        )}
+      </section>
+      <div class="two-columns">
+        <RunTree runs={data.runTree} executionId={id} />
+        <CostsPanel costs={costs} bars={data.bars} />
+      </div>
+    </section>
+  );
+}
