@@ -46,21 +46,68 @@ function sleepFor(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** Reads the journal from `cursor` to its current end; resolves with the cursor after it. */
-async function readOn(
-  opened: OpenJournal,
-  cursor: string | undefined,
-  relay: (event: HankweaveEvent) => void,
-  signal: AbortSignal,
-): Promise<string | undefined> {
-  let next = cursor;
-  while (!signal.aborted) {
-    const page = await opened.journal.getEventsAfter(next, READ_BATCH);
-    for (const event of page.events) relay(event);
-    next = page.nextCursor;
-    if (!page.hasMore) break;
+/**
+ * Reads one execution's journal on from a cursor, relaying each event once and in order. Reads
+ * are serialized: asking while one runs queues one more, which sees everything the asker saw.
+ * Until the journal exists (a run that has just started) a read finds nothing and moves nothing.
+ */
+class JournalFollower {
+  #chain: Promise<void> = Promise.resolve();
+  #queued = false;
+  #failure: unknown;
+
+  constructor(
+    private opened: OpenJournal | undefined,
+    /** Where the next read starts; undefined is the journal's beginning. */
+    private cursor: string | undefined,
+    private readonly openLater: () => Promise<OpenJournal | undefined>,
+    private readonly relay: (event: HankweaveEvent) => void,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  /** Reads to the journal's current end; rejects with the first read error. */
+  async read(): Promise<void> {
+    if (!this.#queued) {
+      this.#queued = true;
+      this.#chain = this.#chain
+        .then(() => {
+          this.#queued = false;
+          return this.#readOnce();
+        })
+        .catch((error: unknown) => {
+          this.#failure ??= error;
+        });
+    }
+    await this.#chain;
+    if (this.#failure !== undefined) throw this.#failure;
   }
-  return next;
+
+  /** A read that nobody awaits (a WebSocket message): its error surfaces at the next `read`. */
+  wake(): void {
+    this.read().catch(() => undefined);
+  }
+
+  /** Reads every {@link LIVE_POLL_MS} ms until the runtime releases the lock, then once more. */
+  async tail(dir: string): Promise<void> {
+    while (!this.signal.aborted) {
+      await this.read();
+      if (!(await liveLock(dir))) break;
+      await sleepFor(LIVE_POLL_MS, this.signal);
+    }
+    // A last read: what the runtime wrote just before it released the lock.
+    await this.read();
+  }
+
+  async #readOnce(): Promise<void> {
+    this.opened ??= await this.openLater();
+    if (!this.opened) return;
+    while (!this.signal.aborted) {
+      const page = await this.opened.journal.getEventsAfter(this.cursor, READ_BATCH);
+      for (const event of page.events) this.relay(event);
+      this.cursor = page.nextCursor;
+      if (!page.hasMore) break;
+    }
+  }
 }
 
 /**
@@ -120,24 +167,23 @@ export async function streamLive(
   try {
     send('state', executionDetail(facts));
     if (facts.lock) {
-      const client = await relayWebSocket(
-        facts.lock,
+      // From `after` when given, else from now; a journal that is not there yet is read from
+      // its beginning once it is (every event in it came after this request).
+      const from = after || !opened ? start : await journalCursorOf(opened.index, undefined);
+      const follower = new JournalFollower(
         opened,
-        start,
-        after !== undefined,
+        from,
+        () => journalOnceThere(catalog, id),
         relay,
         gone.signal,
       );
-      if (client) await untilClosed(client, facts.dir, gone.signal);
-      // No WebSocket, or it closed while the runtime still holds the lock: follow the journal.
-      if (!gone.signal.aborted && (await liveLock(facts.dir))) {
-        const journal = opened ?? (await journalOnceThere(catalog, id, facts.dir, gone.signal));
-        if (journal) {
-          const resume = opened && after && !client;
-          const from = resume ? start : await journalCursorOf(journal.index, undefined);
-          await tailJournal(journal, from, facts.dir, relay, gone.signal);
-        }
+      const client = await followWebSocket(facts.lock, () => follower.wake(), gone.signal);
+      if (client) {
+        await follower.read();
+        await untilClosed(client, facts.dir, gone.signal);
       }
+      // No WebSocket, or it closed while the runtime still holds the lock: poll the journal.
+      if (!gone.signal.aborted) await follower.tail(facts.dir);
     }
     if (gone.signal.aborted) return;
     clearTimeout(pending);
@@ -154,42 +200,24 @@ export async function streamLive(
 }
 
 /**
- * Connects to the runtime's WebSocket as a read-only client and relays its events. With a start
- * cursor, the journal from there is sent first while live events wait in a buffer; then the
- * buffer is flushed without the events the journal already gave (the runtime journals an event
- * before it broadcasts it). Undefined when the runtime serves no WebSocket or refuses us.
+ * Connects to the runtime's WebSocket as a read-only client; each message it sends calls `wake`.
+ * Its messages only say when to read: the runtime journals an event before it broadcasts it, so
+ * the journal read that follows holds it, and the tail shows journaled events only (not the
+ * server's targeted messages to this connection, such as its shutdown notice). Undefined when
+ * the runtime serves no WebSocket or refuses us.
  */
-async function relayWebSocket(
+async function followWebSocket(
   lock: RuntimeLock,
-  opened: OpenJournal | undefined,
-  start: string | undefined,
-  replay: boolean,
-  relay: (event: HankweaveEvent) => void,
+  wake: () => void,
   signal: AbortSignal,
 ): Promise<HankweaveClient | undefined> {
-  if (lock.port === undefined || lock.token === undefined) return undefined;
-  let buffer: HankweaveEvent[] | undefined = replay && opened ? [] : undefined;
-  const client = await connectHankweave(`ws://${lock.host ?? '127.0.0.1'}:${lock.port}/ws`, {
+  if (lock.port === undefined || lock.token === undefined || signal.aborted) return undefined;
+  return connectHankweave(`ws://${lock.host ?? '127.0.0.1'}:${lock.port}/ws`, {
     token: lock.token,
     mode: 'readonly',
     timeoutMs: 5_000,
-    onEvent: (event) => (buffer ? buffer.push(event) : relay(event)),
+    onEvent: wake,
   }).catch(() => undefined);
-  if (!client || !buffer || !opened) return client;
-  const replayed = new Set<string>();
-  await readOn(
-    opened,
-    start,
-    (event) => {
-      replayed.add(event.id);
-      relay(event);
-    },
-    signal,
-  );
-  const waiting = buffer;
-  buffer = undefined;
-  for (const event of waiting) if (!replayed.has(event.id)) relay(event);
-  return client;
 }
 
 /** Waits for the runtime to close the connection (it does when the run ends), or for `signal`. */
@@ -210,38 +238,7 @@ async function untilClosed(
     await sleepFor(100, signal);
 }
 
-/** The journal of a run that has just started, once it exists; undefined if the run ends first. */
-async function journalOnceThere(
-  catalog: ExecutionCatalog,
-  id: string,
-  dir: string,
-  signal: AbortSignal,
-): Promise<OpenJournal | undefined> {
-  while (!signal.aborted) {
-    const opened = await catalog.journal(id).catch(() => undefined);
-    if (opened) return opened;
-    if (!(await liveLock(dir))) return undefined;
-    await sleepFor(LIVE_POLL_MS, signal);
-  }
-  return undefined;
-}
-
-/** Follows the journal from `cursor` (polling `getEventsAfter`) until the lock is released. */
-async function tailJournal(
-  opened: OpenJournal,
-  cursor: string | undefined,
-  dir: string,
-  relay: (event: HankweaveEvent) => void,
-  signal: AbortSignal,
-): Promise<void> {
-  let next = cursor;
-  while (!signal.aborted) {
-    next = await readOn(opened, next, relay, signal);
-    if (!(await liveLock(dir))) {
-      // A last read: what the runtime wrote just before it released the lock.
-      await readOn(opened, next, relay, signal);
-      return;
-    }
-    await sleepFor(LIVE_POLL_MS, signal);
-  }
+/** The journal of a run that has just started, or undefined while it does not exist yet. */
+function journalOnceThere(catalog: ExecutionCatalog, id: string): Promise<OpenJournal | undefined> {
+  return catalog.journal(id).catch(() => undefined);
 }
