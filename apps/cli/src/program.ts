@@ -308,6 +308,10 @@ export function buildProgram(
     .option('--all', 'every entry (default: running sessions and those started in the last 7 days)')
     .option('--base <dir>', 'the executions directory (default: the managed executions directory)')
     .option(
+      '--postgres <url>',
+      'the executions of a fleet instead, as its workers (--postgres) copied them there',
+    )
+    .option(
       '--check',
       'report orphaned state files, zombies (fixed), stale sessions and stale locks; exit 1 if any is left',
     )
@@ -361,6 +365,10 @@ export function buildProgram(
     .option('--open', 'open the dashboard in the browser')
     .option('--write', 'allow actions: rollback, skip, force-stop and next')
     .option('--base <dir>', 'the executions directory (default: the managed executions directory)')
+    .option(
+      '--postgres <url>',
+      "also list a fleet's executions, as its workers (--postgres) copied them to this database",
+    )
     .option('--json', 'print {url, port, token} as one JSON line')
     .action(async (options) => done(await uiCommand(terminal, options)));
 

@@ -1,11 +1,24 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
+import { basename, join } from 'node:path';
+import { EventJournal } from '@hankweave/journal';
+import { PgEventStorage } from '@hankweave/postgres';
+import { type PostgresServer, startPostgres } from '@hankweave/postgres/testing';
 import { type JobResult, type JobSummary, listJobs, type WorkerEvent } from '@hankweave/queue';
 import { type RedisServer, startRedis } from '@hankweave/queue/testing';
 import { isPidAlive } from '@hankweave/state';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, CLI_ROOT, createSandbox, runCli, type Sandbox } from './cli-harness.js';
+import type { FleetExecutionJson } from '../src/fleet/fleet-sessions.js';
+import { BIN, CLI_ROOT, createSandbox, runCli, type Sandbox, startCli } from './cli-harness.js';
+import { type Answer, send } from './ui/http-client.js';
 
 /** A `hankweave worker` process and the NDJSON events it printed. */
 interface WorkerProcess {
@@ -26,10 +39,13 @@ type StateFile = {
 };
 const HELLO_CODONS = ['observe', 'summarize', 'polish-pass#0', 'polish-pass#1'];
 
-// Real processes end to end: a throwaway redis-server, `hankweave worker` processes of the built
-// binary, `hankweave submit`, the scripted model and the real Claude Code agent, offline.
+// Real processes end to end: a throwaway redis-server and Postgres, `hankweave worker` processes
+// of the built binary (copying every execution to Postgres), `hankweave submit`, the scripted
+// model and the real Claude Code agent, offline.
 describe('a fleet of hankweave workers', () => {
   let redis: RedisServer;
+  let postgres: PostgresServer;
+  let pool: pg.Pool;
   let sandbox: Sandbox;
   const queue = 'fleet';
   const workers: WorkerProcess[] = [];
@@ -41,6 +57,7 @@ describe('a fleet of hankweave workers', () => {
       process.execPath,
       [
         ...[BIN, 'worker', '--redis', redis.url, '--queue', queue, '--base', baseDir(), '--json'],
+        ...['--postgres', postgres.url],
         ...['--lock-duration', '2s', '--stalled-interval', '1s', '--locked-retry', '1s'],
       ],
       { env: sandbox.env, cwd: CLI_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
@@ -78,8 +95,28 @@ describe('a fleet of hankweave workers', () => {
       jobs.filter((job) => ids.includes(job.id)),
     );
 
+  /** The ids of the events the workers copied to Postgres for one execution, in order. */
+  const fleetJournalIds = async (executionDir: string): Promise<string[]> => {
+    const journal = new EventJournal(
+      new PgEventStorage({ pool, executionId: basename(executionDir) }),
+    );
+    await journal.initialize();
+    const ids: string[] = [];
+    for await (const event of journal.getAllEvents()) ids.push(event.id);
+    await journal.close();
+    return ids;
+  };
+  const fleetSessions = async (): Promise<FleetExecutionJson[]> => {
+    const listed = await runCli(['sessions', '--postgres', postgres.url, '--json'], {
+      env: sandbox.env,
+    });
+    expect(listed.stderr).toBe('');
+    return JSON.parse(listed.stdout);
+  };
+
   beforeAll(async () => {
-    redis = await startRedis();
+    [redis, postgres] = await Promise.all([startRedis(), startPostgres()]);
+    pool = new pg.Pool({ connectionString: postgres.url });
     sandbox = createSandbox();
     locks.start(() => baseDir());
   });
@@ -88,6 +125,8 @@ describe('a fleet of hankweave workers', () => {
     for (const worker of workers) worker.child.kill('SIGKILL');
     await Promise.all(workers.map((worker) => worker.exited));
     await redis?.stop();
+    await pool?.end();
+    await postgres?.stop();
     sandbox?.cleanup();
   });
 
@@ -107,6 +146,23 @@ describe('a fleet of hankweave workers', () => {
     // Both processes took work (each runs one job at a time).
     const ran = new Set(jobs.map((job) => job.worker));
     expect(ran.size).toBe(fleet.length);
+
+    // Every execution is in the fleet's Postgres: its journal, event for event, and its state.
+    const listed = await fleetSessions();
+    for (const job of jobs) {
+      const { executionDir, cost } = job.result as JobResult;
+      expect(await fleetJournalIds(executionDir)).toEqual(journalIds(executionDir));
+      const row = listed.find((entry) => entry.executionId === basename(executionDir));
+      expect(row).toMatchObject({
+        status: 'completed',
+        executionDir,
+        worker: job.worker,
+        jobId: job.id,
+        hankName: 'hello-hank',
+        runCount: readState(executionDir).runs.length,
+      });
+      expect(row?.totalCost).toBeCloseTo(cost, 10);
+    }
   }, 60_000);
 
   it('finishes a job on another worker after its worker is killed mid-codon', async () => {
@@ -148,6 +204,13 @@ describe('a fleet of hankweave workers', () => {
 
     // No acknowledged event lost: the journal still holds them, first and in order.
     expect(journalIds(executionDir).slice(0, before.length)).toEqual(before);
+    // The fleet's copy of the journal is whole too: what the dead worker had not copied yet was
+    // copied by the survivor, and nothing twice.
+    expect(await fleetJournalIds(executionDir)).toEqual(journalIds(executionDir));
+    const [row] = (await fleetSessions()).filter(
+      (entry) => entry.executionId === basename(executionDir),
+    );
+    expect(row).toMatchObject({ status: 'completed', worker: result.worker });
 
     // runtime.lock passed from the dead worker to the survivor, never to two live processes.
     expect(locks.violations).toEqual([]);
@@ -218,6 +281,79 @@ describe('a fleet of hankweave workers', () => {
     const unknown = await cli('jobs', 'cancel', 'no-such-job', '--redis', redis.url);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('No job no-such-job in queue hankweave');
+  }, 60_000);
+
+  it('shows the fleet in `hankweave ui --postgres`, from the database when the files are elsewhere', async () => {
+    const empty = join(sandbox.root, 'not-the-shared-storage');
+    mkdirSync(empty, { recursive: true });
+    const ui = startCli(['ui', '--base', empty, '--postgres', postgres.url, '--json'], sandbox.env);
+    try {
+      await ui.waitFor(/"token"/);
+      const printed = JSON.parse(ui.output()) as { url: string; token: string };
+      const origin = new URL(printed.url).origin;
+      const get = (path: string): Promise<Answer> =>
+        send(origin, path, { headers: { authorization: `Bearer ${printed.token}` } });
+      type Summary = { id: string; status: string; fleet?: { worker?: string; files: boolean } };
+
+      // Every mirrored execution is listed; their directories are readable here (same paths).
+      const mirrored = await fleetSessions();
+      const table = await runCli(['sessions', '--postgres', postgres.url], { env: sandbox.env });
+      expect(table.stdout).toMatch(/^EXECUTION\s+STATUS\s+HANK\s+COST\s+RUNS\s+WORKER\s+UPDATED\n/);
+      for (const row of mirrored) {
+        expect(table.stdout).toContain(row.executionId);
+        expect(table.stdout).toContain(`  ${row.executionDir}\n`);
+      }
+      const list = (await get('/api/executions?limit=1000')).json<{ executions: Summary[] }>();
+      expect(list.executions.map((row) => row.id).sort()).toEqual(
+        mirrored.map((row) => row.executionId).sort(),
+      );
+      for (const row of list.executions) expect(row.fleet?.files).toBe(true);
+
+      // One execution's directory moves out of reach: it is read from the database instead.
+      const chosen = mirrored.find((row) => row.status === 'completed') as FleetExecutionJson;
+      const dir = chosen.executionDir as string;
+      const state = readState(dir);
+      const events = journalIds(dir);
+      renameSync(dir, `${dir}.elsewhere`);
+      try {
+        const detail = await get(`/api/executions/${chosen.executionId}`);
+        expect(detail.status).toBe(200);
+        const body = detail.json<{ summary: Summary; bars: unknown[] }>();
+        expect(body.summary).toMatchObject({
+          status: 'completed',
+          fleet: { worker: chosen.worker, files: false },
+        });
+        expect(body.bars).toHaveLength(state.runs.flatMap((run) => run.codons).length);
+        const page = await get(`/api/executions/${chosen.executionId}/events?limit=1000`);
+        const journal = page.json<{ events: { id: string }[]; total: number }>();
+        expect(journal.total).toBe(events.length);
+        expect(journal.events.map((event) => event.id)).toEqual(events.slice(0, 1000));
+        const checkpoints = await get(`/api/executions/${chosen.executionId}/checkpoints`);
+        expect(checkpoints.status).toBe(404);
+        expect(checkpoints.json()).toMatchObject({ error: { code: 'EXECUTION_FILES_ELSEWHERE' } });
+      } finally {
+        renameSync(`${dir}.elsewhere`, dir);
+      }
+    } finally {
+      expect(await ui.stop('SIGINT')).toBe(0);
+    }
+  }, 30_000);
+
+  it('refuses a Postgres that does not answer, or a URL that is not one, with what to do', async () => {
+    const cli = (...args: string[]) => runCli(args, { env: sandbox.env });
+    const unreachable = await cli('sessions', '--postgres', 'postgres://hw:secret@127.0.0.1:1/db');
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toContain(
+      'Postgres at postgres://hw:***@127.0.0.1:1/db does not answer',
+    );
+    expect(unreachable.stderr).not.toContain('secret');
+    expect(unreachable.stderr).toMatch(/→ Start it/);
+    const notUrl = await cli('worker', '--redis', redis.url, '--postgres', 'mysql://x');
+    expect(notUrl.code).toBe(1);
+    expect(notUrl.stderr).toContain('is not a postgres:// URL');
+    const mixed = await cli('sessions', '--postgres', postgres.url, '--check');
+    expect(mixed.code).toBe(1);
+    expect(mixed.stderr).toContain('does not go with --check');
   }, 30_000);
 });
 

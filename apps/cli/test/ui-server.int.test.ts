@@ -96,6 +96,7 @@ describe('hankweave ui', () => {
       version: expect.any(String),
       baseDir: sandbox.baseDir,
       write: false,
+      fleet: false,
     });
   });
 

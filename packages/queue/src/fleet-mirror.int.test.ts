@@ -32,6 +32,7 @@ describe('FleetBackends', () => {
   it('copies every journaled event, in order, and the state after each codon', async () => {
     const journals = new Map<string, RecordingStorage>();
     const states: { executionId: string; state: HankweaveState }[] = [];
+    const metas: Record<string, unknown>[] = [];
     await world.startWorker(
       { delayMs: 10 },
       {
@@ -41,8 +42,9 @@ describe('FleetBackends', () => {
           return storage;
         },
         stateMirror: {
-          upsert: async (executionId, state) => {
+          upsert: async (executionId, state, meta) => {
             states.push({ executionId, state });
+            metas.push(meta ?? {});
           },
         },
       },
@@ -60,8 +62,16 @@ describe('FleetBackends', () => {
     const copy = journals.get(jobId);
     expect(copy?.ids).toEqual(fileIds);
     expect(copy?.closed).toBe(true);
-    // One upsert per codon, and the final one.
-    expect(states.map((entry) => entry.executionId)).toEqual([jobId, jobId, jobId]);
+    // One upsert when the run starts, one per codon, and the final one.
+    expect(states.map((entry) => entry.executionId)).toEqual([jobId, jobId, jobId, jobId]);
+    expect(states[0]?.state.runs[0]?.status).toBe('running');
     expect(states.at(-1)?.state.runs[0]?.status).toBe('completed');
+    // What a fleet view shows beside the state: where the execution is and what it runs.
+    expect(metas.at(-1)).toMatchObject({
+      jobId,
+      executionDir: join(world.baseDir, 'jobs', jobId),
+      hankName: 'mirrored',
+      exitCode: 0,
+    });
   });
 });

@@ -1,5 +1,7 @@
-import type { JournalBackend } from '@hankweave/journal';
-import type { HankweaveEvent, HankweaveState } from '@hankweave/types';
+import { existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { type EventJournal, type JournalBackend, openJournalReadOnly } from '@hankweave/journal';
+import type { HankweaveState } from '@hankweave/types';
 
 /**
  * Where a fleet's view of every execution lives (a Postgres table in `@hankweave/postgres`): the
@@ -7,7 +9,11 @@ import type { HankweaveEvent, HankweaveState } from '@hankweave/types';
  * the one they hold (a monotonic guard): two workers may both have written an execution.
  */
 export interface StateMirror {
-  upsert(executionId: string, state: HankweaveState, meta?: Record<string, unknown>): Promise<void>;
+  upsert(
+    executionId: string,
+    state: HankweaveState,
+    meta?: Record<string, unknown>,
+  ): Promise<unknown>;
 }
 
 /**
@@ -17,24 +23,46 @@ export interface StateMirror {
  */
 export interface FleetBackends {
   /**
-   * A journal backend per execution (`new PgEventStorage({pool, executionId})`): every event the
-   * runtime journals is appended to it too, in order, after it is durable in the file journal.
+   * A journal backend per execution (`new PgEventStorage({pool, executionId})`): every event of
+   * the execution's file journal is appended to it too, in order, once it is durable in the file.
    */
   journal?: (executionId: string) => JournalBackend;
   /** Receives the execution's state after every codon and when the run ends. */
   stateMirror?: StateMirror;
 }
 
-/** Copies one execution's events and state into the {@link FleetBackends}. */
+/** Events read from the file journal per copy step. */
+const COPY_BATCH = 500;
+/** A copy waits this long after a wake-up: the runtime's append may still be in flight. */
+const COPY_DELAY_MS = 25;
+
+/**
+ * Copies one execution's journal and state into the {@link FleetBackends}.
+ *
+ * The journal copy follows the execution's file journal, not the runtime's listeners: an event
+ * is copied once the file holds it (acknowledge after durable), and only journaled events are.
+ * The copy is always a prefix of the file (one writer at a time, in order), so a worker that
+ * takes over from a dead one first skips what the copy holds and copies the rest: events the
+ * dead worker journaled but never copied are back-filled. A copy that is not a prefix of the file
+ * (its last event differs) is reported and left alone.
+ */
 export class FleetMirror {
   #chain: Promise<void> = Promise.resolve();
   readonly #journal: JournalBackend | undefined;
+  readonly #journalFile: string;
+  #source: EventJournal | undefined;
+  #cursor: string | undefined;
+  #diverged = false;
+  #copyQueued = false;
+  #timer: NodeJS.Timeout | undefined;
 
   private constructor(
     private readonly backends: FleetBackends,
     private readonly executionId: string,
+    executionDir: string,
     private readonly onError: (error: unknown) => void,
   ) {
+    this.#journalFile = join(executionDir, '.hankweave', 'events', 'events.jsonl');
     this.#journal = backends.journal?.(executionId);
     if (this.#journal) {
       const journal = this.#journal;
@@ -42,20 +70,26 @@ export class FleetMirror {
     }
   }
 
-  /** A mirror, or undefined when the worker has no shared backends. */
+  /**
+   * A mirror of the execution in `executionDir` (its id is the directory's name), or undefined
+   * when the worker has no shared backends.
+   */
   static open(
     backends: FleetBackends,
-    executionId: string,
+    executionDir: string,
     onError: (error: unknown) => void,
   ): FleetMirror | undefined {
     if (!backends.journal && !backends.stateMirror) return undefined;
-    return new FleetMirror(backends, executionId, onError);
+    return new FleetMirror(backends, basename(executionDir), executionDir, onError);
   }
 
-  /** Queues one journaled event (order is kept: every write waits for the one before). */
-  event(event: HankweaveEvent): void {
-    const journal = this.#journal;
-    if (journal) this.#then(() => journal.append([event]));
+  /** The runtime published an event: the journal copy catches up with the file shortly. */
+  wake(): void {
+    if (!this.#journal || this.#timer) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#queueCopy();
+    }, COPY_DELAY_MS);
   }
 
   /** Queues a state upsert. */
@@ -64,11 +98,73 @@ export class FleetMirror {
     if (mirror) this.#then(() => mirror.upsert(this.executionId, state, meta));
   }
 
-  /** Waits for every queued write, then closes the journal backend. */
+  /** Copies what the file journal holds now, waits for every queued write, closes the copy. */
   async close(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
     const journal = this.#journal;
-    if (journal) this.#then(() => journal.close());
+    if (journal) {
+      this.#queueCopy();
+      this.#then(async () => {
+        await this.#source?.close();
+        await journal.close();
+      });
+    }
     await this.#chain;
+  }
+
+  #queueCopy(): void {
+    if (this.#copyQueued) return;
+    this.#copyQueued = true;
+    this.#then(() => {
+      this.#copyQueued = false;
+      return this.#copy();
+    });
+  }
+
+  async #copy(): Promise<void> {
+    const journal = this.#journal;
+    if (!journal || this.#diverged) return;
+    if (!this.#source) {
+      if (!existsSync(this.#journalFile)) return;
+      const source = await openJournalReadOnly(this.#journalFile);
+      try {
+        this.#cursor = await this.#skipCopied(journal, source);
+      } catch (error) {
+        await source.close().catch(() => undefined);
+        throw error;
+      }
+      this.#source = source;
+    }
+    for (;;) {
+      const page = await this.#source.getEventsAfter(this.#cursor, COPY_BATCH);
+      if (page.events.length > 0) await journal.append(page.events);
+      this.#cursor = page.nextCursor;
+      if (!page.hasMore) return;
+    }
+  }
+
+  /** The file cursor after the events the copy already holds (checked by the last one's id). */
+  async #skipCopied(journal: JournalBackend, source: EventJournal): Promise<string | undefined> {
+    const copied = await journal.readRecent(1);
+    let remaining = copied.totalEvents;
+    let cursor: string | undefined;
+    let last: string | undefined;
+    while (remaining > 0) {
+      const page = await source.getEventsAfter(cursor, Math.min(remaining, COPY_BATCH));
+      if (page.events.length === 0) break;
+      remaining -= page.events.length;
+      cursor = page.nextCursor;
+      last = page.events.at(-1)?.id;
+    }
+    const lastCopied = copied.events.at(-1)?.id;
+    if (remaining > 0 || last !== lastCopied) {
+      this.#diverged = true;
+      throw new Error(
+        `the fleet journal of ${this.executionId} holds ${copied.totalEvents} events that are not the first ones of ${this.#journalFile} (its last is ${lastCopied}, the file's at that place ${last ?? 'missing'}); it is no longer copied`,
+      );
+    }
+    return cursor;
   }
 
   // A failed copy is reported and skipped: the run must not stop because a mirror is down.

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { type CreateRuntimeOptions, createRuntime, type Runtime } from '@hankweave/runtime';
 import { HankweaveError } from '@hankweave/types';
 import { DelayedError, type Job } from 'bullmq';
@@ -101,9 +101,18 @@ export async function runJob(
     executionDir,
     resumed: tracker.progress.resumed,
   });
-  const mirror = FleetMirror.open(settings, basename(executionDir), (error) =>
+  const mirror = FleetMirror.open(settings, executionDir, (error) =>
     settings.emit({ type: 'worker.error', message: `mirror of job ${jobId}: ${String(error)}` }),
   );
+  // What a fleet view shows beside the state: where the execution lives and what it runs.
+  const mirrorMeta = {
+    jobId,
+    worker: settings.worker,
+    executionDir,
+    hankName: data.hankName,
+    hankPath: data.hankPath,
+    dataPath: data.dataPath,
+  };
   const startedAt = Date.now();
   let lastFatalError: string | undefined;
   let dry: DryRunSession | undefined;
@@ -128,7 +137,7 @@ export async function runJob(
       ...extra,
     });
     runtime.on((event) => {
-      mirror?.event(event);
+      mirror?.wake();
       if (event.type === 'error' && event.data.fatal) lastFatalError = event.data.message;
       if (!tracker.apply(event)) return;
       progress(tracker.progress);
@@ -137,7 +146,7 @@ export async function runJob(
       if (event.type === 'codon.completed') {
         const { codonId, success, cost } = event.data;
         settings.emit({ type: 'codon.completed', jobId, codonId, success, cost });
-        mirror?.state(runtime.getState(), { jobId, worker: settings.worker });
+        mirror?.state(runtime.getState(), mirrorMeta);
       }
     });
     let opened = false;
@@ -159,10 +168,11 @@ export async function runJob(
       throw new QueueError('QUEUE_RUN_FAILED', messageOf(error), { cause: error });
     }
     opened = true;
+    mirror?.state(runtime.getState(), mirrorMeta);
     if (control.cause !== undefined) void closeRuntime(runtime, control.cause, control.force);
     const exit = await runtime.finished;
     const state = runtime.getState();
-    mirror?.state(state, { jobId, worker: settings.worker, exitCode: exit.exitCode });
+    mirror?.state(state, { ...mirrorMeta, exitCode: exit.exitCode });
     const result = summarizeRun(state, {
       executionDir,
       exitCode: exit.exitCode,

@@ -1,5 +1,8 @@
 import { checkAndRepairSessions, listSessions } from '@hankweave/runtime';
 import { sessionLayout } from '@hankweave/sessions';
+import { fleetSessionsCommand } from '../fleet/fleet-sessions.js';
+import { type PostgresFlags, postgresUrlOf } from '../fleet/postgres-options.js';
+import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
 import type { Terminal } from '../output/terminal.js';
 import { askYesNo } from '../run/confirm.js';
@@ -12,7 +15,7 @@ import {
 } from '../sessions/session-options.js';
 
 /** Flags of `hankweave sessions`. */
-export interface SessionsOptions {
+export interface SessionsOptions extends PostgresFlags {
   json?: boolean;
   status?: string[];
   all?: boolean;
@@ -32,6 +35,17 @@ export async function sessionsCommand(
   options: SessionsOptions,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
+  // Only the flag: $HANKWEAVE_POSTGRES_URL (set for workers) must not change what `sessions` lists.
+  const postgres = postgresUrlOf(options, {});
+  if (postgres !== undefined) {
+    if (options.check || options.base !== undefined)
+      throw new CliError(
+        'CLI_USAGE',
+        `--postgres lists the fleet's executions; it does not go with ${options.check ? '--check' : '--base'}`,
+        `Run \`${commandHint('sessions', options.check ? '--check' : '--base <dir>')}\` without --postgres for the session registry of a directory.`,
+      );
+    return fleetSessionsCommand(terminal, postgres, options);
+  }
   const projectDir = sessionsBaseDir(options.base, env);
   try {
     return options.check

@@ -1,14 +1,21 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import {
+  maskedUrl,
+  openFleetDatabase,
+  type PostgresFlags,
+  postgresUrlOf,
+} from '../fleet/postgres-options.js';
 import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
 import type { Terminal } from '../output/terminal.js';
 import { sessionsBaseDir } from '../sessions/session-options.js';
+import { FleetSource } from '../ui/fleet-source.js';
 import { isLoopback } from '../ui/http/security.js';
 import { startUiServer } from '../ui/start-ui-server.js';
 
 /** Flags of `hankweave ui`. */
-export interface UiOptions {
+export interface UiOptions extends PostgresFlags {
   port?: string;
   host?: string;
   allowRemote?: boolean;
@@ -67,13 +74,20 @@ export async function uiCommand(
       'Pass the directory that holds your executions (--base), or omit it for the managed one.',
     );
   const host = options.host ?? '127.0.0.1';
+  // Only the flag: $HANKWEAVE_POSTGRES_URL (set for workers) does not change what is served.
+  const postgres = postgresUrlOf(options, {});
+  const fleet = postgres ? new FleetSource(await openFleetDatabase(postgres)) : undefined;
   const server = await startUiServer({
+    ...(fleet ? { fleet } : {}),
     baseDir,
     port: parsePort(options.port),
     host,
     allowRemote: options.allowRemote === true,
     write: options.write === true,
     log: (line) => terminal.err(terminal.style.yellow(`! ${line}`)),
+  }).catch(async (error: unknown) => {
+    await fleet?.close();
+    throw error;
   });
   const { style } = terminal;
   if (!isLoopback(host))
@@ -85,7 +99,9 @@ export async function uiCommand(
   if (options.json) {
     terminal.out(JSON.stringify({ url: server.url, port: server.port, token: server.token }));
   } else {
-    terminal.out(`${style.bold('hankweave ui')} · ${baseDir}`);
+    terminal.out(
+      `${style.bold('hankweave ui')} · ${baseDir}${postgres ? ` + the fleet in ${maskedUrl(postgres)}` : ''}`,
+    );
     terminal.out(`  ${terminal.isTTY ? style.cyan(server.url) : server.url}`);
     terminal.out(
       style.dim(

@@ -1,9 +1,13 @@
+import { PgEventStorage, PgStateMirror } from '@hankweave/postgres';
 import {
   type DryRunLauncher,
+  type FleetBackends,
   type HankWorker,
   startWorker,
   type WorkerEvent,
 } from '@hankweave/queue';
+import type pg from 'pg';
+import { openFleetDatabase, type PostgresFlags, postgresUrlOf } from '../fleet/postgres-options.js';
 import { CliError } from '../output/cli-error.js';
 import type { Terminal } from '../output/terminal.js';
 import { asQueueCliError, type QueueFlags, redisUrlOf } from '../queue/queue-options.js';
@@ -12,7 +16,7 @@ import { startDryRun } from '../run/dry-run.js';
 import { parseDurationOption, sessionsBaseDir } from '../sessions/session-options.js';
 
 /** Flags of `hankweave worker`. */
-export interface WorkerOptions extends QueueFlags {
+export interface WorkerOptions extends QueueFlags, PostgresFlags {
   concurrency?: string;
   base?: string;
   name?: string;
@@ -55,9 +59,14 @@ export async function workerCommand(terminal: Terminal, options: WorkerOptions):
     const line = workerLine(event, terminal.style);
     if (line !== undefined) terminal.out(line);
   };
+  const postgresUrl = postgresUrlOf(options);
+  // Each running job holds at most one connection at a time (its journal copy and state upserts
+  // are one chain), and a spare one for the pool.
+  const pool = postgresUrl ? await openFleetDatabase(postgresUrl, concurrency + 1) : undefined;
   let worker: HankWorker;
   try {
     worker = await startWorker({
+      ...(pool ? fleetBackends(pool) : {}),
       connection: url,
       ...(options.queue ? { queueName: options.queue } : {}),
       concurrency,
@@ -81,6 +90,7 @@ export async function workerCommand(terminal: Terminal, options: WorkerOptions):
       onEvent: print,
     });
   } catch (error) {
+    await pool?.end().catch(() => undefined);
     throw asQueueCliError(error);
   }
   let signals = 0;
@@ -106,7 +116,16 @@ export async function workerCommand(terminal: Terminal, options: WorkerOptions):
   });
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
+  await pool?.end().catch(() => undefined);
   return 0;
+}
+
+/** Every execution's journal and state copied to the fleet's Postgres, for fleet-wide views. */
+function fleetBackends(pool: pg.Pool): FleetBackends {
+  return {
+    journal: (executionId) => new PgEventStorage({ pool, executionId }),
+    stateMirror: new PgStateMirror({ pool }),
+  };
 }
 
 /** A whole number flag within bounds. */

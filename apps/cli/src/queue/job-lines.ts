@@ -1,5 +1,6 @@
 import type { JobSummary } from '@hankweave/queue';
 import { dateTime, formatCost, oneLine, truncate } from '../output/format.js';
+import { tableLines } from '../output/table.js';
 import type { Style } from '../output/terminal.js';
 
 const HEADERS = ['ID', 'STATUS', 'HANK', 'PROGRESS', 'COST', 'WORKER', 'SUBMITTED'];
@@ -32,21 +33,10 @@ export function jobLines(jobs: readonly JobSummary[], style: Style): string[] {
     job.worker ?? '-',
     job.submittedAt ? dateTime(job.submittedAt) : '-',
   ]);
-  const widths = HEADERS.map((header, column) =>
-    Math.max(header.length, ...rows.map((cells) => (cells[column] ?? '').length)),
-  );
-  const pad = (cells: string[], colour: (text: string) => string = (text) => text) =>
-    cells
-      .map((cell, column) => {
-        const padded = cell.padEnd(widths[column] ?? 0);
-        return column === 1 ? colour(padded) : padded;
-      })
-      .join('  ')
-      .trimEnd();
-  return [
-    style.dim(pad(HEADERS)),
-    ...rows.map((cells) => pad(cells, (text) => colourStatus(text, style))),
-  ];
+  return tableLines(HEADERS, rows, style, {
+    column: 1,
+    paint: (text) => colourStatus(text, style),
+  });
 }
 
 function colourStatus(text: string, style: Style): string {

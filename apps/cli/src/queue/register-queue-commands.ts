@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { cancelCommand, jobsCommand } from '../commands/jobs.js';
 import { submitCommand } from '../commands/submit.js';
 import { workerCommand } from '../commands/worker.js';
+import { POSTGRES_URL_ENV } from '../fleet/postgres-options.js';
 import type { Terminal } from '../output/terminal.js';
 import { REDIS_URL_ENV } from './queue-options.js';
 
@@ -50,6 +51,10 @@ export function registerQueueCommands(
     .option(
       '--base <dir>',
       'where job executions live, <dir>/jobs/<id>: the same shared path on every worker (default: the managed executions directory)',
+    )
+    .option(
+      '--postgres <url>',
+      `also copy every execution's events and state to this database, for fleet views (default $${POSTGRES_URL_ENV})`,
     )
     .option('--name <name>', "this worker's name in job listings (default host:pid)")
     .option('--json', 'print every worker event as one NDJSON line')

@@ -19,24 +19,29 @@ export function sessionsBaseDir(
   return resolve(base ?? defaultExecutionBaseDir(env));
 }
 
-/** `--status running,killed` (comma-separated, repeatable) as a checked list. */
-export function parseStatusList(
+/**
+ * `--status running,killed` (comma-separated, repeatable) as a checked list of `allowed` (by
+ * default the session statuses; `what` names one in the error).
+ */
+export function parseStatusList<Status extends string = SessionStatus>(
   values: readonly string[] | string | undefined,
-): SessionStatus[] | undefined {
+  allowed: readonly Status[] = SESSION_STATUSES as readonly string[] as readonly Status[],
+  what = 'session status',
+): Status[] | undefined {
   if (values === undefined) return undefined;
   const parts = (Array.isArray(values) ? values : [values])
     .flatMap((value) => value.split(','))
     .map((value) => value.trim())
     .filter((value) => value !== '');
-  const unknown = parts.filter((part) => !SESSION_STATUSES.includes(part as SessionStatus));
+  const unknown = parts.filter((part) => !allowed.includes(part as Status));
   if (unknown.length > 0 || parts.length === 0) {
     throw new CliError(
       'CLI_USAGE',
-      `--status: ${unknown.length > 0 ? `"${unknown.join('", "')}" is not a session status` : 'no status given'}`,
-      `Use one or more of ${SESSION_STATUSES.join(', ')}, comma-separated: --status completed,killed`,
+      `--status: ${unknown.length > 0 ? `"${unknown.join('", "')}" is not a ${what}` : 'no status given'}`,
+      `Use one or more of ${allowed.join(', ')}, comma-separated: --status ${allowed.slice(1, 3).join(',')}`,
     );
   }
-  return [...new Set(parts)] as SessionStatus[];
+  return [...new Set(parts)] as Status[];
 }
 
 /** A duration flag (`7d`, `12h`, `30m`, `45s`, `2w`) in milliseconds. */

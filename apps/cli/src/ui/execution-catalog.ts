@@ -1,13 +1,14 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { type EventJournal, openJournalReadOnly } from '@hankweave/journal';
 import { executionLayout } from '@hankweave/runtime';
 import { type HankweaveState, hankNameFromPath } from '@hankweave/types';
 import { liveLock } from '../execution/find-execution.js';
 import { journalPath, readExecutionState, readMeta } from '../execution/open-inspection.js';
-import type { ExecutionFacts } from './derive/execution-summary.js';
+import type { ExecutionFacts, FleetFacts } from './derive/execution-summary.js';
 import { EventIndex } from './events/event-index.js';
+import type { FleetRow, FleetSource } from './fleet-source.js';
 import { HttpError } from './http/http-error.js';
 
 /** Directory names that can be execution ids: no separators, no dot-only names, URL-safe. */
@@ -35,53 +36,110 @@ export interface OpenJournal {
  * `readRuntimeLock` via `liveLock`); a state is parsed again only when its file changed, so
  * listing a thousand executions re-reads only what moved. The lock is read on every call
  * (liveness is a matter of time).
+ *
+ * With a {@link FleetSource} (`hankweave ui --postgres`), the executions a fleet's workers
+ * mirrored are listed too: read from their directory when it is readable here (shared storage),
+ * else from the database (state and journal; no checkpoints, no actions).
  */
 export class ExecutionCatalog {
   readonly #states = new Map<string, { key: string; state: HankweaveState | undefined }>();
   readonly #hankNames = new Map<string, { key: string; name: string }>();
   readonly #journals = new Map<string, Promise<OpenJournal>>();
+  /** The fleet's rows as the last listing read them. */
+  #fleetRows = new Map<string, FleetRow>();
 
-  constructor(readonly baseDir: string) {}
+  constructor(
+    readonly baseDir: string,
+    readonly fleet?: FleetSource,
+  ) {}
 
-  /** The ids of every execution, in directory order. */
+  /** The ids of every execution: the base directory's in directory order, then the fleet's. */
   async ids(): Promise<string[]> {
-    let names: string[];
+    let names: string[] = [];
     try {
       names = await readdir(this.baseDir);
     } catch {
-      return [];
+      // No base directory: nothing of it to list.
     }
-    return names.filter((name) => ID_PATTERN.test(name) && this.#isExecution(name));
+    const local = names.filter(
+      (name) => ID_PATTERN.test(name) && isExecutionDir(join(this.baseDir, name)),
+    );
+    if (!this.fleet) return local;
+    const rows = await this.fleet.rows();
+    this.#fleetRows = new Map(rows.map((row) => [row.id, row]));
+    const seen = new Set(local);
+    return [
+      ...local,
+      ...rows.map((row) => row.id).filter((id) => ID_PATTERN.test(id) && !seen.has(id)),
+    ];
   }
 
-  #isExecution(id: string): boolean {
-    const layout = executionLayout(join(this.baseDir, id));
-    return existsSync(layout.stateFile) || existsSync(layout.metaFile);
+  /** The execution's directory here: under the base directory, else where the fleet ran it. */
+  #localDir(id: string): string | undefined {
+    if (!ID_PATTERN.test(id)) return undefined;
+    const underBase = join(this.baseDir, id);
+    if (isExecutionDir(underBase)) return underBase;
+    const elsewhere = this.#fleetRows.get(id)?.executionDir;
+    return elsewhere && isExecutionDir(elsewhere) ? elsewhere : undefined;
   }
 
-  /** The directory of an execution id; a 404 naming the id for anything that is not one. */
+  /**
+   * The directory of an execution id; a 404 naming the id for anything that is not one, and for
+   * a fleet execution whose files are not on this machine.
+   */
   dirOf(id: string): string {
-    if (!ID_PATTERN.test(id) || !this.#isExecution(id))
-      throw new HttpError(
-        404,
-        'EXECUTION_NOT_FOUND',
-        `No execution ${JSON.stringify(id.slice(0, 200))} under ${this.baseDir}`,
-        'The list at / shows the executions of this base directory.',
-      );
-    return join(this.baseDir, id);
+    const dir = this.#localDir(id);
+    if (dir) return dir;
+    const row = this.#fleetRows.get(id);
+    if (row) throw filesElsewhere(row);
+    throw new HttpError(
+      404,
+      'EXECUTION_NOT_FOUND',
+      `No execution ${JSON.stringify(id.slice(0, 200))} under ${this.baseDir}${this.fleet ? ' or in the fleet database' : ''}`,
+      'The list at / shows the executions of this base directory.',
+    );
   }
 
   /** Everything a summary or detail is made from, read now (state only when it changed). */
   async facts(id: string): Promise<ExecutionFacts> {
-    const dir = this.dirOf(id);
-    const [state, meta, lock] = await Promise.all([this.#state(dir), readMeta(dir), liveLock(dir)]);
+    if (this.fleet && ID_PATTERN.test(id) && !this.#fleetRows.has(id) && !this.#localDir(id)) {
+      // A deep link before any listing: ask the database for this one.
+      const found = await this.fleet.read(id);
+      if (found) this.#fleetRows.set(id, found.row);
+    }
+    const row = this.#fleetRows.get(id);
+    const dir = this.#localDir(id);
+    if (!dir && row && this.fleet) return this.#fleetFacts(row);
+    const local = this.dirOf(id);
+    const [state, meta, lock] = await Promise.all([
+      this.#state(local),
+      readMeta(local),
+      liveLock(local),
+    ]);
     return {
       id,
-      dir,
+      dir: local,
       hankName: await this.#hankName(meta?.hankPath),
       state,
       meta,
       lock,
+      ...(row ? { fleet: fleetFacts(row, true) } : {}),
+    };
+  }
+
+  /** A fleet execution whose files are elsewhere: its state as the workers last wrote it. */
+  async #fleetFacts(row: FleetRow): Promise<ExecutionFacts> {
+    const found = await this.fleet?.read(row.id);
+    if (found) this.#fleetRows.set(row.id, found.row);
+    const current = found?.row ?? row;
+    return {
+      id: row.id,
+      dir: current.executionDir ?? '',
+      hankName: current.hankName ?? hankNameFromPath(current.hankPath),
+      state: found?.state,
+      meta: undefined,
+      lock: undefined,
+      fleet: fleetFacts(current, false),
     };
   }
 
@@ -117,15 +175,22 @@ export class ExecutionCatalog {
 
   /** The execution's journal and index (opened once); a 404 when it has no journal yet. */
   async journal(id: string): Promise<OpenJournal> {
-    const dir = this.dirOf(id);
     let opened = this.#journals.get(id);
+    const dir = this.#localDir(id);
+    if (!opened && !dir && this.fleet && this.#fleetRows.has(id)) {
+      opened = this.fleet
+        .journal(id)
+        .then((journal) => ({ journal, index: new EventIndex(journal) }));
+      opened.catch(() => this.#journals.delete(id));
+      this.#journals.set(id, opened);
+    }
     if (!opened) {
-      const path = journalPath(dir);
+      const path = journalPath(this.dirOf(id));
       if (!existsSync(path))
         throw new HttpError(
           404,
           'JOURNAL_NOT_FOUND',
-          `The execution ${basename(dir)} has no event journal yet`,
+          `The execution ${id} has no event journal yet`,
           'Events appear once the hank has started.',
         );
       opened = openJournalReadOnly(path).then((journal) => ({
@@ -139,7 +204,7 @@ export class ExecutionCatalog {
     return opened;
   }
 
-  /** Closes every journal opened. */
+  /** Closes every journal opened, and the fleet's connections. */
   async close(): Promise<void> {
     const journals = [...this.#journals.values()];
     this.#journals.clear();
@@ -148,5 +213,48 @@ export class ExecutionCatalog {
         opened.then(({ journal }) => journal.close()).catch(() => undefined),
       ),
     );
+    await this.fleet?.close();
   }
+}
+
+/** Whether a directory holds an execution (its state or its meta). */
+function isExecutionDir(dir: string): boolean {
+  const layout = executionLayout(dir);
+  return existsSync(layout.stateFile) || existsSync(layout.metaFile);
+}
+
+function fleetFacts(row: FleetRow, files: boolean): FleetFacts {
+  return {
+    ...(row.worker ? { worker: row.worker } : {}),
+    ...(row.jobId ? { jobId: row.jobId } : {}),
+    updatedAt: row.updatedAt,
+    files,
+    ...(row.hankPath ? { hankPath: row.hankPath } : {}),
+    ...(row.dataPath ? { dataPath: row.dataPath } : {}),
+  };
+}
+
+/** The execution's directory, for what reads its files; a fleet execution elsewhere is a 404. */
+export function filesOf(facts: ExecutionFacts): string {
+  if (facts.fleet && !facts.fleet.files)
+    throw filesElsewhere({
+      id: facts.id,
+      ...(facts.fleet.worker ? { worker: facts.fleet.worker } : {}),
+      ...(facts.dir ? { executionDir: facts.dir } : {}),
+    });
+  return facts.dir;
+}
+
+/** The answer for what needs a fleet execution's files on a machine that does not have them. */
+export function filesElsewhere(row: {
+  id: string;
+  worker?: string;
+  executionDir?: string;
+}): HttpError {
+  return new HttpError(
+    404,
+    'EXECUTION_FILES_ELSEWHERE',
+    `The execution ${row.id} ran on ${row.worker ?? 'a worker'}${row.executionDir ? ` in ${row.executionDir}` : ''}, which is not readable here: its checkpoints and actions need its files`,
+    "Run hankweave ui --postgres on a machine that mounts the fleet's shared execution storage at the same path.",
+  );
 }

@@ -8,6 +8,7 @@ import { cliVersion } from '../version.js';
 import { type ApiContext, handleApi } from './api/routes.js';
 import { defaultAssetsDir } from './assets-dir.js';
 import { ExecutionCatalog } from './execution-catalog.js';
+import type { FleetSource } from './fleet-source.js';
 import { sendError, sendText, writeHead } from './http/answers.js';
 import { HttpError } from './http/http-error.js';
 import {
@@ -37,6 +38,8 @@ export interface UiServerOptions {
   token?: string;
   /** Receives one line per unexpected (500) error. */
   log?: (line: string) => void;
+  /** A fleet's database (`--postgres`): its mirrored executions are listed too; closed with the server. */
+  fleet?: FleetSource;
 }
 
 /** A running dashboard server. */
@@ -84,10 +87,15 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   const token = options.token ?? newToken();
   const assetsDir = options.assetsDir ?? defaultAssetsDir();
   const stopping = new AbortController();
-  const catalog = new ExecutionCatalog(baseDir);
+  const catalog = new ExecutionCatalog(baseDir, options.fleet);
   const context: ApiContext = {
     catalog,
-    info: { version: cliVersion(), baseDir, write: options.write === true },
+    info: {
+      version: cliVersion(),
+      baseDir,
+      write: options.write === true,
+      fleet: options.fleet !== undefined,
+    },
     stopping: stopping.signal,
   };
   let allowed = new Set<string>();

@@ -20,6 +20,8 @@ export interface ServerInfo {
   baseDir: string;
   /** Whether actions (rollback, skip, stop, next) are allowed: `hankweave ui --write`. */
   write: boolean;
+  /** Whether a fleet's database is listed too: `hankweave ui --postgres`. */
+  fleet: boolean;
 }
 
 /** The status of an execution as the list shows it. */
@@ -49,6 +51,15 @@ export interface ExecutionSummary {
   codons: { completed: number; failed: number; skipped: number; planned: number };
   runs: number;
   models: string[];
+  /** Present when the fleet's database (`hankweave ui --postgres`) has this execution. */
+  fleet?: {
+    worker?: string;
+    jobId?: string;
+    /** When a worker last wrote it. */
+    updatedAt: string;
+    /** Its directory is readable here; without it there are no checkpoints and no actions. */
+    files: boolean;
+  };
 }
 
 export interface ExecutionList {

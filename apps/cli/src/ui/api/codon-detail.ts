@@ -94,7 +94,11 @@ export async function codonDetail(
     facts.meta?.hankPath,
     facts.dir,
   );
-  const changed = await filesChanged(facts.dir, bar.checkpoints);
+  // A fleet execution whose files are elsewhere has no checkpoints to read here.
+  const changed: Awaited<ReturnType<typeof filesChanged>> =
+    facts.fleet && !facts.fleet.files
+      ? { files: [] }
+      : await filesChanged(facts.dir, bar.checkpoints);
   return {
     bar,
     ...(prompt !== undefined ? { prompt } : {}),

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServerInfo } from '@hankweave/dashboard/api-types';
 import { costsOf } from '../derive/costs.js';
 import { eventPage } from '../events/event-pages.js';
-import type { ExecutionCatalog } from '../execution-catalog.js';
+import { type ExecutionCatalog, filesOf } from '../execution-catalog.js';
 import { sendJson } from '../http/answers.js';
 import { HttpError } from '../http/http-error.js';
 import { sameOriginAction } from '../http/security.js';
@@ -105,7 +105,9 @@ export async function handleApi(
         'Actions are sent by the dashboard page itself.',
       );
     const body = await readJsonBody(request);
-    sendJson(response, 200, await runAction(await catalog.facts(id), arg, body));
+    const facts = await catalog.facts(id);
+    filesOf(facts);
+    sendJson(response, 200, await runAction(facts, arg, body));
     return;
   }
 
@@ -132,11 +134,11 @@ export async function handleApi(
     }
     case 'checkpoints':
       if (arg !== undefined) break;
-      return sendJson(response, 200, await listCheckpoints(catalog.dirOf(id)));
+      return sendJson(response, 200, await listCheckpoints(filesOf(await catalog.facts(id))));
     case 'diff': {
       if (arg !== undefined) break;
       const facts = await catalog.facts(id);
-      return sendJson(response, 200, await diffCheckpoints(facts.dir, facts.state, params));
+      return sendJson(response, 200, await diffCheckpoints(filesOf(facts), facts.state, params));
     }
     case 'costs': {
       if (arg !== undefined) break;

@@ -19,6 +19,20 @@ export interface ExecutionFacts {
   meta: ExecutionMeta | undefined;
   /** The lock of a live runtime (pid alive, heartbeat fresh), else undefined. */
   lock: RuntimeLock | undefined;
+  /** What the fleet's database says of it (`hankweave ui --postgres`), when it has it. */
+  fleet?: FleetFacts;
+}
+
+/** An execution as a fleet's workers mirrored it into Postgres. */
+export interface FleetFacts {
+  worker?: string;
+  jobId?: string;
+  /** When a worker last wrote it. */
+  updatedAt: string;
+  /** Whether its directory is readable here (shared storage): checkpoints and actions need it. */
+  files: boolean;
+  hankPath?: string;
+  dataPath?: string;
 }
 
 /**
@@ -100,8 +114,14 @@ export function executionSummary(facts: ExecutionFacts, now: Date): ExecutionSum
     id: facts.id,
     dir: facts.dir,
     hankName: facts.hankName,
-    ...(meta ? { hankPath: meta.hankPath, dataPath: meta.readOnlySourceDataPath } : {}),
-    status: executionStatus(state, live),
+    ...(meta
+      ? { hankPath: meta.hankPath, dataPath: meta.readOnlySourceDataPath }
+      : fleetPaths(facts.fleet)),
+    // Without its files there is no lock to read: a run the workers last wrote as running is.
+    status:
+      facts.fleet && !facts.fleet.files && state?.runs[0]?.status === 'running'
+        ? 'running'
+        : executionStatus(state, live),
     live,
     ...(startedAt ? { startedAt } : {}),
     ...(ended !== undefined ? { endedAt: new Date(ended).toISOString() } : {}),
@@ -110,5 +130,22 @@ export function executionSummary(facts: ExecutionFacts, now: Date): ExecutionSum
     codons: state ? threadCounts(state) : { completed: 0, failed: 0, skipped: 0, planned: 0 },
     runs: runs.length,
     models,
+    ...(facts.fleet
+      ? {
+          fleet: {
+            ...(facts.fleet.worker ? { worker: facts.fleet.worker } : {}),
+            ...(facts.fleet.jobId ? { jobId: facts.fleet.jobId } : {}),
+            updatedAt: facts.fleet.updatedAt,
+            files: facts.fleet.files,
+          },
+        }
+      : {}),
+  };
+}
+
+function fleetPaths(fleet: FleetFacts | undefined): { hankPath?: string; dataPath?: string } {
+  return {
+    ...(fleet?.hankPath ? { hankPath: fleet.hankPath } : {}),
+    ...(fleet?.dataPath ? { dataPath: fleet.dataPath } : {}),
   };
 }

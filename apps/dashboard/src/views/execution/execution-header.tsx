@@ -1,7 +1,7 @@
 /** The execution's header: what it is, its status, cost and duration, and its action buttons. */
 import type { ActionFlow } from '../../actions/use-action-flow.js';
 import { pages } from '../../api/paths.js';
-import type { CodonBar, ExecutionDetail } from '../../api/types.js';
+import type { CodonBar, ExecutionDetail, ExecutionSummary } from '../../api/types.js';
 import { Duration, LiveMarker, StatusBadge, Usd } from '../../components/values.js';
 import { durationBetween, formatDateTime } from '../../format/format.js';
 import { useNow } from '../../hooks/use-now.js';
@@ -80,6 +80,20 @@ function Actions({
   );
 }
 
+/** Where a fleet execution ran, and whether its files (checkpoints, actions) are here. */
+export function FleetNote(props: { fleet: NonNullable<ExecutionSummary['fleet']> }) {
+  const { fleet } = props;
+  return (
+    <span class="mono">
+      {fleet.worker ?? 'a worker'}
+      {fleet.jobId && ` · job ${fleet.jobId}`} · written {formatDateTime(fleet.updatedAt)}
+      {!fleet.files && (
+        <span class="muted"> · from the fleet database (its files are not on this machine)</span>
+      )}
+    </span>
+  );
+}
+
 export function ExecutionHeader(props: {
   detail: ExecutionDetail;
   live: boolean;
@@ -152,8 +166,18 @@ export function ExecutionHeader(props: {
             <dd class="mono">pid {props.detail.live.pid}</dd>
           </div>
         )}
+        {summary.fleet && (
+          <div class="wide">
+            <dt>Fleet</dt>
+            <dd data-testid="execution-fleet" data-files={String(summary.fleet.files)}>
+              <FleetNote fleet={summary.fleet} />
+            </dd>
+          </div>
+        )}
       </dl>
-      {props.write && <Actions detail={props.detail} live={props.live} flow={props.flow} />}
+      {props.write && summary.fleet?.files !== false && (
+        <Actions detail={props.detail} live={props.live} flow={props.flow} />
+      )}
     </header>
   );
 }

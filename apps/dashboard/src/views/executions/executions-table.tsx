@@ -81,6 +81,17 @@ export function ExecutionsTable(props: {
                 {row.hankName}
               </a>
               <div class="sub mono">{row.id}</div>
+              {row.fleet && (
+                <div
+                  class="sub"
+                  data-testid="execution-fleet"
+                  data-worker={row.fleet.worker}
+                  data-files={String(row.fleet.files)}
+                >
+                  fleet · {row.fleet.worker ?? 'a worker'}
+                  {!row.fleet.files && ' · database only'}
+                </div>
+              )}
             </td>
             <td class="mono" title={row.dataPath}>
               {basename(row.dataPath)}
