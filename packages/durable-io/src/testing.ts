@@ -32,3 +32,8 @@ export {
 } from './testing/readme-api.js';
 export { type QuickStartRun, runReadmeQuickStart } from './testing/readme-quick-start.js';
 export { cleanupTempDirs, makeTempDir, type TempDir, useFixture } from './testing/temp-dir.js';
+export {
+  freeLoopbackPort,
+  type ThrowawayServerOptions,
+  throwawayServerStop,
+} from './testing/throwaway-server.js';

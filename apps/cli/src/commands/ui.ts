@@ -1,11 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import {
-  maskedUrl,
-  openFleetDatabase,
-  type PostgresFlags,
-  postgresUrlOf,
-} from '../fleet/postgres-options.js';
+import { openFleetDatabase, type PostgresFlags, postgresUrlOf } from '../fleet/postgres-options.js';
+import { maskedUrl } from '../fleet/server-url.js';
 import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
 import type { Terminal } from '../output/terminal.js';

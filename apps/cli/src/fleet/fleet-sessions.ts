@@ -4,7 +4,8 @@ import { dateTime, formatCost } from '../output/format.js';
 import { tableLines } from '../output/table.js';
 import type { Style, Terminal } from '../output/terminal.js';
 import { parseStatusList } from '../sessions/session-options.js';
-import { maskedUrl, openFleetDatabase } from './postgres-options.js';
+import { openFleetDatabase } from './postgres-options.js';
+import { maskedUrl } from './server-url.js';
 
 /** The statuses of the fleet's view: its runs' statuses, and `new` before a first run. */
 export const FLEET_STATUSES = ['new', ...RUN_STATUSES] as const;

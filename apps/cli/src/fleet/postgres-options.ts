@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { CliError } from '../output/cli-error.js';
+import { checkServerUrl, maskedUrl } from './server-url.js';
 
 /** Flags of the commands that can use a fleet's Postgres. */
 export interface PostgresFlags {
@@ -19,34 +20,12 @@ export function postgresUrlOf(
 ): string | undefined {
   const url = flags.postgres ?? env[POSTGRES_URL_ENV];
   if (url === undefined || url === '') return undefined;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new CliError(
-      'CLI_USAGE',
-      `--postgres: "${maskedUrl(url)}" is not a URL`,
-      'Write it as postgres://user:password@host:5432/database.',
-    );
-  }
-  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:')
-    throw new CliError(
-      'CLI_USAGE',
-      `--postgres: "${maskedUrl(url)}" is not a postgres:// URL`,
-      'Write it as postgres://user:password@host:5432/database.',
-    );
-  return url;
-}
-
-/** The URL for messages: its password replaced by `***`. */
-export function maskedUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return url.replace(/:[^:@/]*@/, ':***@');
-  }
+  return checkServerUrl(
+    '--postgres',
+    url,
+    ['postgres:', 'postgresql:'],
+    'Write it as postgres://user:password@host:5432/database.',
+  );
 }
 
 /**

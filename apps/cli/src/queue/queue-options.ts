@@ -1,4 +1,5 @@
 import { QueueError } from '@hankweave/queue';
+import { checkServerUrl } from '../fleet/server-url.js';
 import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
 
@@ -21,24 +22,12 @@ export function redisUrlOf(flags: QueueFlags, env: NodeJS.ProcessEnv = process.e
       `Pass --redis redis://host:6379 (or set ${REDIS_URL_ENV}); every submitter and worker of a fleet uses the same one.`,
     );
   }
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new CliError(
-      'CLI_USAGE',
-      `--redis: "${url}" is not a URL`,
-      'Write it as redis://host:6379 (rediss:// for TLS, /<db> for a database number).',
-    );
-  }
-  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
-    throw new CliError(
-      'CLI_USAGE',
-      `--redis: "${url}" is not a redis:// or rediss:// URL`,
-      'Write it as redis://host:6379.',
-    );
-  }
-  return url;
+  return checkServerUrl(
+    '--redis',
+    url,
+    ['redis:', 'rediss:'],
+    'Write it as redis://host:6379 (rediss:// for TLS, /<db> for a database number).',
+  );
 }
 
 /** The queue's own errors in the CLI's words, with what to do next. */

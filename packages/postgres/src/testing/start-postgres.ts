@@ -1,11 +1,11 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { chown, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
+import { freeLoopbackPort, throwawayServerStop } from '@hankweave/durable-io/testing';
 import pg from 'pg';
 import { PostgresError } from '../errors.js';
 import { findPostgresBinaries, type ServerUser, serverUser } from './postgres-binaries.js';
@@ -74,7 +74,7 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
       });
     }
     for (let attempt = 1; ; attempt++) {
-      const port = await freePort();
+      const port = await freeLoopbackPort();
       const started = await launch(user, binaries.postgres, dir, port, options);
       if (started.ok) return serverHandle(dir, port, started.child);
       const addressInUse = /could not bind|already in use/i.test(started.log);
@@ -155,7 +155,6 @@ async function accepts(dir: string, port: number): Promise<boolean> {
 }
 
 function serverHandle(dir: string, port: number, child: ChildProcess): PostgresServer {
-  let stopping: Promise<void> | undefined;
   // The postmaster's own pid: as root the child is runuser, which only waits for it.
   const postmasterPid = (): number | undefined => {
     try {
@@ -165,41 +164,23 @@ function serverHandle(dir: string, port: number, child: ChildProcess): PostgresS
       return undefined;
     }
   };
-  const signal = (name: NodeJS.Signals): void => {
-    const pid = postmasterPid() ?? child.pid;
-    try {
-      if (pid !== undefined) process.kill(pid, name);
-    } catch {
-      // Already gone.
-    }
-  };
-  // A test run that ends without stop() (a crash, process.exit) must not leave a server behind:
-  // an immediate shutdown, then the directory. Only synchronous calls work in 'exit'.
-  const onExit = (): void => {
-    signal('SIGQUIT');
-    rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
-  };
-  process.once('exit', onExit);
-  const stop = (): Promise<void> => {
-    stopping ??= (async () => {
-      process.removeListener('exit', onExit);
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        signal('SIGINT'); // fast shutdown: disconnects clients, no checkpoint wait for them
-        const timedOut = await Promise.race([
-          exited.then(() => false),
-          sleep(10_000, true, { ref: false }),
-        ]);
-        if (timedOut) {
-          signal('SIGKILL');
-          child.kill('SIGKILL');
-          await exited;
-        }
+  const stop = throwawayServerStop({
+    child,
+    dir,
+    // Fast shutdown: disconnects clients, no checkpoint wait for them.
+    stopSignal: 'SIGINT',
+    graceMs: 10_000,
+    // Immediate shutdown when the test process ends without stop().
+    exitSignal: 'SIGQUIT',
+    signal: (name) => {
+      const pid = postmasterPid() ?? child.pid;
+      try {
+        if (pid !== undefined) process.kill(pid, name);
+      } catch {
+        // Already gone.
       }
-      await rm(dir, { recursive: true, force: true, maxRetries: 3 });
-    })();
-    return stopping;
-  };
+    },
+  });
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     host: '127.0.0.1',
@@ -208,19 +189,6 @@ function serverHandle(dir: string, port: number, child: ChildProcess): PostgresS
     stop,
     [Symbol.asyncDispose]: stop,
   };
-}
-
-/** A port that was free on 127.0.0.1 a moment ago (the caller retries if it is taken since). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function stderrOf(error: unknown): string {

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freeLoopbackPort, throwawayServerStop } from '@hankweave/durable-io/testing';
 import { Redis } from 'ioredis';
 
 /** Options of {@link startRedis}. */
@@ -45,7 +45,7 @@ export async function startRedis(options: StartRedisOptions = {}): Promise<Redis
   const dir = mkdtempSync(join(options.dir ?? tmpdir(), 'hankweave-redis-'));
   try {
     for (let attempt = 1; ; attempt++) {
-      const port = await freePort();
+      const port = await freeLoopbackPort();
       const started = await launch(binary, dir, port, options.startTimeoutMs ?? 10_000);
       if (started.ok) return serverHandle(dir, port, started.child);
       // Another process may take the free port between our probe and the server's bind.
@@ -126,33 +126,7 @@ async function answersPing(port: number): Promise<boolean> {
 }
 
 function serverHandle(dir: string, port: number, child: ChildProcess): RedisServer {
-  let stopping: Promise<void> | undefined;
-  // A run that ends without stop() (a crash, process.exit) must not leave a server behind; only
-  // synchronous calls work in 'exit'.
-  const onExit = (): void => {
-    child.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-  };
-  process.once('exit', onExit);
-  const stop = (): Promise<void> => {
-    stopping ??= (async () => {
-      process.removeListener('exit', onExit);
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        const late = await Promise.race([
-          exited.then(() => false),
-          sleep(5_000, true, { ref: false }),
-        ]);
-        if (late) {
-          child.kill('SIGKILL');
-          await exited;
-        }
-      }
-      rmSync(dir, { recursive: true, force: true });
-    })();
-    return stopping;
-  };
+  const stop = throwawayServerStop({ child, dir, stopSignal: 'SIGTERM', graceMs: 5_000 });
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
@@ -160,17 +134,4 @@ function serverHandle(dir: string, port: number, child: ChildProcess): RedisServ
     stop,
     [Symbol.asyncDispose]: stop,
   };
-}
-
-/** A port that was free a moment ago on 127.0.0.1. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
