@@ -65,7 +65,14 @@ export class ExecutionCatalog {
       (name) => ID_PATTERN.test(name) && isExecutionDir(join(this.baseDir, name)),
     );
     if (!this.fleet) return local;
-    const rows = await this.fleet.rows();
+    const rows = await this.fleet.rows().catch((error: unknown) => {
+      throw new HttpError(
+        503,
+        'FLEET_UNREACHABLE',
+        `The fleet database does not answer: ${error instanceof Error ? error.message : String(error)}`,
+        'Check that its Postgres is up; the list comes back once it answers (or restart hankweave ui without --postgres).',
+      );
+    });
     this.#fleetRows = new Map(rows.map((row) => [row.id, row]));
     const seen = new Set(local);
     return [

@@ -91,7 +91,7 @@ export async function codonDetail(
   }
   const prompt = await codonPrompt(
     planCodonOf(state, window.codonId),
-    facts.meta?.hankPath,
+    facts.meta?.hankPath ?? facts.fleet?.hankPath,
     facts.dir,
   );
   // A fleet execution whose files are elsewhere has no checkpoints to read here.
