@@ -350,7 +350,7 @@ describe('a fleet of hankweave workers', () => {
     expect(unreachable.stderr).toMatch(/→ Start it/);
     const notUrl = await cli('worker', '--redis', redis.url, '--postgres', 'mysql://x');
     expect(notUrl.code).toBe(1);
-    expect(notUrl.stderr).toContain('is not a postgres:// URL');
+    expect(notUrl.stderr).toContain('is not a postgres:// or postgresql:// URL');
     const mixed = await cli('sessions', '--postgres', postgres.url, '--check');
     expect(mixed.code).toBe(1);
     expect(mixed.stderr).toContain('does not go with --check');
