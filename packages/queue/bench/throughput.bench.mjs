@@ -1,7 +1,7 @@
 // Fleet throughput (issue 23): jobs per minute of 1, 2 and 4 `hankweave worker` processes
 // (concurrency 1 each) draining the same jobs, as a ratio to one worker in the same run. The
-// codons are I/O-bound: the scripted model's one turn makes the real Claude Code agent run
-// `sleep <delay>` before answering, so a worker mostly waits, as on a real model.
+// codons are I/O-bound: the scripted model takes <delay> seconds to answer the codon's one turn
+// (its `delayMs`), so the real Claude Code agent, and the worker, mostly wait, as on a real model.
 // Run: pnpm --filter @hankweave/queue --filter hankweave build && pnpm --filter @hankweave/queue bench
 // Knobs: BENCH_JOBS (default 8), BENCH_DELAY_S (default 2), BENCH_WORKERS (default 1,2,4).
 import { spawn } from 'node:child_process';
@@ -50,10 +50,7 @@ writeFileSync(
       {
         name: 'wait',
         match: { marker: 'Wait for the slow service' },
-        turns: [
-          { content: [{ bash: { command: `sleep ${DELAY_S}`, description: 'Wait' } }] },
-          { content: [{ text: 'Done.' }] },
-        ],
+        turns: [{ content: [{ text: 'Done.' }], delayMs: DELAY_S * 1000 }],
       },
     ],
   }),
@@ -122,7 +119,7 @@ try {
   const base = rows.find((row) => row.workerCount === 1) ?? rows[0];
   const perMinute = (row) => (JOBS / row.seconds) * 60;
   console.log(
-    `Fleet throughput: ${JOBS} jobs of one I/O-bound codon (agent runs sleep ${DELAY_S}), ` +
+    `Fleet throughput: ${JOBS} jobs of one I/O-bound codon (the model answers after ${DELAY_S} s), ` +
       `${availableParallelism()} CPUs, load ${loadavg()[0].toFixed(1)} at the end`,
   );
   console.log('workers  wall (s)  jobs/min  ratio to 1 worker  ideal');

@@ -166,6 +166,11 @@ export const turnSchema = z
       .union([z.int().positive(), z.literal('always')])
       .optional()
       .describe('How many requests get the failure before the content is served; default always.'),
+    delayMs: z
+      .int()
+      .nonnegative()
+      .optional()
+      .describe("Wait this long before answering (the model's latency), content or failure alike."),
   })
   .refine((turn) => turn.fail !== undefined || turn.content.length > 0, {
     error: 'a turn needs content, a failure, or both',

@@ -5,6 +5,7 @@ import type { Failure } from '../script-schema.js';
 import { type ApiMessage, renderMessage } from './render-message.js';
 import type { MessagesRequest } from './request-view.js';
 import type { TurnSelector } from './select-turn.js';
+import { afterTurnDelay } from './turn-delay.js';
 
 /**
  * What differs between the APIs that answer Pi-style agents (Chat Completions, Responses,
@@ -76,11 +77,13 @@ export function answerFromScript(
     // A failure-only turn has no content to cut; an empty text gives the stream its first delta.
     const cut: ApiMessage =
       message.content.length > 0 ? message : { ...message, content: [{ type: 'text', text: '' }] };
-    api.serveFailure(res, selection.failure, cut, api.stream);
+    afterTurnDelay(res, selection.value.delayMs, () =>
+      api.serveFailure(res, selection.failure, cut, api.stream),
+    );
     return;
   }
   entry.match = { conversation, conversationName, turn, alternative, served: 'content' };
-  api.sendMessage(res, message, api.stream);
+  afterTurnDelay(res, selection.value.delayMs, () => api.sendMessage(res, message, api.stream));
 }
 
 /** The bytes a mid-stream cut of a JSON answer sends: its first half. */

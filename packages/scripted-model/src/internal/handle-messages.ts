@@ -7,6 +7,7 @@ import { type ApiMessage, renderMessage } from './render-message.js';
 import { isSideRequest, type MessagesRequest, messagesRequestSchema } from './request-view.js';
 import type { TurnSelector } from './select-turn.js';
 import { messageEvents } from './sse.js';
+import { afterTurnDelay } from './turn-delay.js';
 
 /** Sends a complete message, as SSE when the client asked to stream, else as JSON. */
 function sendMessage(res: ServerResponse, message: ApiMessage, stream: boolean): void {
@@ -76,11 +77,13 @@ export function handleMessages(
     };
     // A mid-stream cut needs a block to cut; a failure-only turn has none, so cut an empty text.
     const cut = message.content.length > 0 ? message : withEmptyText(message);
-    serveFailure(res, selection.failure, cut, stream);
+    afterTurnDelay(res, selection.value.delayMs, () =>
+      serveFailure(res, selection.failure, cut, stream),
+    );
     return;
   }
   entry.match = { conversation, conversationName, turn, alternative, served: 'content' };
-  sendMessage(res, message, stream);
+  afterTurnDelay(res, selection.value.delayMs, () => sendMessage(res, message, stream));
 }
 
 function withEmptyText(message: ApiMessage): ApiMessage {
