@@ -116,9 +116,10 @@ class JournalFollower {
  * `HankweaveEvent` each, in journal order, from `after` when given, else from now) and a fresh
  * `state` after each codon or run change; `end` (`{status}`) once the lock is released, and the
  * stream closes (a client should close its EventSource on `end`, else it reconnects and gets
- * `state` and `end` again). Events come from the runtime's WebSocket as a read-only client when
- * runtime.lock names a port and token (the token never leaves this process), else from the
- * journal, polled every {@link LIVE_POLL_MS} ms.
+ * `state` and `end` again). Events are read from the journal, so only journaled ones are sent:
+ * each message of the runtime's WebSocket (followed as a read-only client when runtime.lock names
+ * a port and token; the token never leaves this process) wakes a read, else the journal is
+ * polled every {@link LIVE_POLL_MS} ms.
  */
 export async function streamLive(
   catalog: ExecutionCatalog,
