@@ -81,7 +81,11 @@ export function useLiveStream(
       setStatus(source.readyState === EventSource.CLOSED ? 'ended' : 'reconnecting');
     };
     return () => {
-      if (timer !== undefined) clearTimeout(timer);
+      // Events already received are shown, not dropped with the stream.
+      if (timer !== undefined) {
+        clearTimeout(timer);
+        flush();
+      }
       source.close();
     };
   }, [executionId, enabled]);

@@ -26,14 +26,23 @@ export default function ExecutionPage({ id }: { id: string }) {
   const [ended, setEnded] = useState(false);
   useEffect(() => setEnded(false), [id]);
   const live = detail.data?.summary.live === true && !ended;
+  // Once following, only the stream's `end` stops it: a `state` message that already says the run
+  // stopped (the lock is released a moment before the last events and `end` are sent) must not
+  // close the stream before they arrive.
+  const [following, setFollowing] = useState(false);
+  useEffect(() => {
+    if (live) setFollowing(true);
+  }, [live]);
+  useEffect(() => setFollowing(false), [id]);
 
-  const stream = useLiveStream(id, live, {
+  const stream = useLiveStream(id, (live || following) && !ended, {
     onState: (next) => {
       detail.setData(next);
       costs.reload();
     },
     onEnd: () => {
       setEnded(true);
+      setFollowing(false);
       detail.reload();
       costs.reload();
     },
