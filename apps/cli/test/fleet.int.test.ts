@@ -114,6 +114,20 @@ describe('a fleet of hankweave workers', () => {
     return JSON.parse(listed.stdout);
   };
 
+  /** Submits a copy of the example whose summarize codon is slow; resolves once one of `among` runs it. */
+  const submitSlow = async (name: string, among: readonly WorkerProcess[]) => {
+    const hankDir = sandbox.copyExample(name).hankDir;
+    slowDownSummarize(join(hankDir, 'model-script.json'));
+    const jobId = await submit(hankDir);
+    const inFlight = (worker: WorkerProcess) =>
+      worker.events.some(
+        (event) =>
+          event.type === 'codon.started' && event.jobId === jobId && event.codonId === 'summarize',
+      );
+    await waitFor(() => among.some(inFlight), 30_000);
+    return { jobId, worker: among.find(inFlight) as WorkerProcess };
+  };
+
   beforeAll(async () => {
     [redis, postgres] = await Promise.all([startRedis(), startPostgres()]);
     pool = new pg.Pool({ connectionString: postgres.url });
@@ -166,16 +180,7 @@ describe('a fleet of hankweave workers', () => {
   }, 60_000);
 
   it('finishes a job on another worker after its worker is killed mid-codon', async () => {
-    const hankDir = sandbox.copyExample('hello-slow').hankDir;
-    slowDownSummarize(join(hankDir, 'model-script.json'));
-    const jobId = await submit(hankDir);
-    const inFlight = (worker: WorkerProcess) =>
-      worker.events.some(
-        (event) =>
-          event.type === 'codon.started' && event.jobId === jobId && event.codonId === 'summarize',
-      );
-    await waitFor(() => workers.some(inFlight), 30_000);
-    const victim = workers.find(inFlight) as WorkerProcess;
+    const { jobId, worker: victim } = await submitSlow('hello-slow', workers);
     const executionDir = join(baseDir(), 'jobs', jobId);
     // Every event acknowledged so far (it is in the journal file) must survive the kill.
     const before = journalIds(executionDir);
@@ -222,16 +227,7 @@ describe('a fleet of hankweave workers', () => {
     startWorker();
     const alive = workers.filter((worker) => worker.child.exitCode === null);
     expect(alive.length).toBeGreaterThanOrEqual(2);
-    const hankDir = sandbox.copyExample('hello-stopped').hankDir;
-    slowDownSummarize(join(hankDir, 'model-script.json'));
-    const jobId = await submit(hankDir);
-    const inFlight = (worker: WorkerProcess) =>
-      worker.events.some(
-        (event) =>
-          event.type === 'codon.started' && event.jobId === jobId && event.codonId === 'summarize',
-      );
-    await waitFor(() => alive.some(inFlight), 30_000);
-    const stopped = alive.find(inFlight) as WorkerProcess;
+    const { jobId, worker: stopped } = await submitSlow('hello-stopped', alive);
     stopped.child.kill('SIGTERM');
     expect(await stopped.exited).toBe(0);
     expect(stopped.events.find((event) => event.type === 'job.delayed')).toMatchObject({

@@ -10,6 +10,7 @@ import {
 import { CliError } from '../output/cli-error.js';
 import { shellArg } from '../output/command-hint.js';
 import { LiveView } from '../output/live-view.js';
+import { positiveNumberFlag } from '../output/number-flags.js';
 import { JsonView, PlainView, type RunView } from '../output/run-view.js';
 import { printSummary } from '../output/summary.js';
 import type { Terminal } from '../output/terminal.js';
@@ -90,8 +91,8 @@ export async function runCommand(
   // Checked here for the flags' own messages; the runtime config then takes them as the top layer.
   parseSeconds(options.shimIdleTimeout, '--shim-idle-timeout', 1, 1800);
   parsePort(options.port);
-  const maxCost = parsePositive(options.maxCost, '--max-cost', '--max-cost 2.50');
-  const maxTime = parsePositive(options.maxTime, '--max-time', '--max-time 600');
+  const maxCost = positiveNumberFlag(options.maxCost, '--max-cost', '--max-cost 2.50');
+  const maxTime = positiveNumberFlag(options.maxTime, '--max-time', '--max-time 600');
   // Read here first, so a file that is not JSON gets the same report as `validate` gives it
   // (file:line:column, the line and a caret), then validated exactly as the runtime will.
   const { config: parsedHank } = readHankJson(inputs.hankPath);
@@ -260,24 +261,6 @@ function chooseView(
   if (options.json) return new JsonView(terminal);
   if (terminal.isTTY && !options.headless) return new LiveView(terminal, state);
   return new PlainView(terminal);
-}
-
-/** A ceiling flag: a number > 0 (reference §2.2 `--max-cost`, `--max-time`). */
-function parsePositive(
-  value: string | undefined,
-  flag: string,
-  example: string,
-): number | undefined {
-  if (value === undefined) return undefined;
-  const number = Number(value);
-  if (value.trim() === '' || !Number.isFinite(number) || number <= 0) {
-    throw new CliError(
-      'CLI_USAGE',
-      `${flag} expects a number > 0, got ${value}`,
-      `Example: ${example}`,
-    );
-  }
-  return number;
 }
 
 function parseSeconds(

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { DEFAULT_QUEUE_NAME, describeConnection, submitHank } from '@hankweave/queue';
 import { loadScript } from '@hankweave/scripted-model';
-import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
+import { positiveNumberFlag } from '../output/number-flags.js';
 import type { Terminal } from '../output/terminal.js';
 import { asQueueCliError, type QueueFlags, redisUrlOf } from '../queue/queue-options.js';
 import { resolveHankPath } from './load-hank.js';
@@ -39,8 +39,8 @@ export async function submitCommand(
   const scriptedModel = options.scriptedModel ? resolve(options.scriptedModel) : undefined;
   // A script that does not load would fail every codon of the job on the worker: refuse it now.
   if (scriptedModel) await loadScript(scriptedModel);
-  const maxCost = positive(options.maxCost, '--max-cost', '--max-cost 2.50');
-  const maxTime = positive(options.maxTime, '--max-time', '--max-time 600');
+  const maxCost = positiveNumberFlag(options.maxCost, '--max-cost', '--max-cost 2.50');
+  const maxTime = positiveNumberFlag(options.maxTime, '--max-time', '--max-time 600');
   const env = (options.env ?? []).flatMap((names) => names.split(',')).filter(Boolean);
   const queueName = options.queue ?? DEFAULT_QUEUE_NAME;
   try {
@@ -77,18 +77,4 @@ export async function submitCommand(
   } catch (error) {
     throw asQueueCliError(error);
   }
-}
-
-/** A ceiling flag: a number > 0. */
-function positive(value: string | undefined, flag: string, example: string): number | undefined {
-  if (value === undefined) return undefined;
-  const number = Number(value);
-  if (value.trim() === '' || !Number.isFinite(number) || number <= 0) {
-    throw new CliError(
-      'CLI_USAGE',
-      `${flag} expects a number > 0, got ${value}`,
-      `Example: ${example}`,
-    );
-  }
-  return number;
 }

@@ -24,7 +24,7 @@ export interface CodonRow {
 }
 
 /** The tokens a record counts: final once completed, partial once failed or skipped, else live. */
-function tokensOf(record: CodonExecution): TokenUsage | undefined {
+export function recordTokens(record: CodonExecution): TokenUsage | undefined {
   switch (record.status) {
     case 'completed':
       return record.finalTokens;
@@ -60,7 +60,7 @@ export function codonRows(state: HankweaveState): CodonRow[] {
 function toRow(codonId: string, name: string, record: CodonExecution | undefined): CodonRow {
   if (!record) return { codonId, name, status: 'pending', cost: 0 };
   const failure = record.status === 'failed' ? record.failureReason.message : undefined;
-  const tokens = tokensOf(record);
+  const tokens = recordTokens(record);
   const budgetExceeded = (record as { budgetExceeded?: BudgetExceeded | null }).budgetExceeded;
   const endTime =
     record.status === 'completed' || record.status === 'failed' || record.status === 'skipped'

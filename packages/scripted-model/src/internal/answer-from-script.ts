@@ -86,6 +86,25 @@ export function answerFromScript(
   afterTurnDelay(res, selection.value.delayMs, () => api.sendMessage(res, message, api.stream));
 }
 
+/**
+ * Writes a whole answer: one JSON body (`contentType`, default `application/json`), or `chunks`
+ * as an event stream.
+ */
+export function writeAnswer(
+  res: ServerResponse,
+  stream: boolean,
+  answer: { json: () => unknown; chunks: () => Iterable<string>; contentType?: string },
+): void {
+  if (!stream) {
+    res.writeHead(200, { 'content-type': answer.contentType ?? 'application/json' });
+    res.end(JSON.stringify(answer.json()));
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  for (const chunk of answer.chunks()) res.write(chunk);
+  res.end();
+}
+
 /** The bytes a mid-stream cut of a JSON answer sends: its first half. */
 export function halfOf(json: string): string {
   return json.slice(0, Math.floor(json.length / 2));

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { ScriptedModelError } from '../errors.js';
 import type { RecordedRequest } from '../recorded-request.js';
-import { answerFromScript, answerScriptError, halfOf } from './answer-from-script.js';
+import { answerFromScript, answerScriptError, halfOf, writeAnswer } from './answer-from-script.js';
 import { chatRequestSchema, includesUsage, toMessagesView } from './chat-request.js';
 import { type ChunkMeta, chatChunks, partialChatChunks } from './chat-sse.js';
 import { sendOpenAiScriptError, serveOpenAiFailure } from './openai-failures.js';
@@ -41,14 +41,10 @@ export function handleChatCompletions(
     toolIdStart: 'call_',
     sendScriptError: sendOpenAiScriptError,
     sendMessage(res, message, stream) {
-      if (!stream) {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(toChatCompletion(message, meta)));
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      for (const chunk of chatChunks(message, meta)) res.write(chunk);
-      res.end();
+      writeAnswer(res, stream, {
+        json: () => toChatCompletion(message, meta),
+        chunks: () => chatChunks(message, meta),
+      });
     },
     serveFailure(res, failure, message, stream) {
       // A mid-stream cut sends the role chunk and the first delta, or half the JSON.

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { ScriptedModelError } from '../errors.js';
 import type { RecordedRequest } from '../recorded-request.js';
-import { answerFromScript, answerScriptError, halfOf } from './answer-from-script.js';
+import { answerFromScript, answerScriptError, halfOf, writeAnswer } from './answer-from-script.js';
 import {
   generateContentRequestSchema,
   generateContentTarget,
@@ -45,14 +45,11 @@ export function handleGenerateContent(
     toolIdStart: 'call_',
     sendScriptError: sendGoogleScriptError,
     sendMessage(res, message, stream) {
-      if (!stream) {
-        res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' });
-        res.end(JSON.stringify(toGenerateContentResponse(message, meta)));
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      for (const chunk of generateContentChunks(message, meta)) res.write(chunk);
-      res.end();
+      writeAnswer(res, stream, {
+        json: () => toGenerateContentResponse(message, meta),
+        chunks: () => generateContentChunks(message, meta),
+        contentType: 'application/json; charset=UTF-8',
+      });
     },
     serveFailure(res, failure, message, stream) {
       // A mid-stream cut sends the first chunk, or half the JSON.

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { ScriptedModelError } from '../errors.js';
 import type { RecordedRequest } from '../recorded-request.js';
-import { answerFromScript, answerScriptError, halfOf } from './answer-from-script.js';
+import { answerFromScript, answerScriptError, halfOf, writeAnswer } from './answer-from-script.js';
 import { sendOpenAiScriptError, serveOpenAiFailure } from './openai-failures.js';
 import { toResponse } from './render-response.js';
 import { responsesRequestSchema, responsesToMessagesView } from './responses-request.js';
@@ -41,14 +41,10 @@ export function handleResponses(
     toolIdStart: 'call_',
     sendScriptError: sendOpenAiScriptError,
     sendMessage(res, message, stream) {
-      if (!stream) {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(toResponse(message, meta)));
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      for (const event of responseEvents(message, meta)) res.write(event);
-      res.end();
+      writeAnswer(res, stream, {
+        json: () => toResponse(message, meta),
+        chunks: () => responseEvents(message, meta),
+      });
     },
     serveFailure(res, failure, message, stream) {
       const partial = stream

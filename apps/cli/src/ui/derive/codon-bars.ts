@@ -7,9 +7,9 @@ import type {
   LoopContext,
   PlanCodon,
   Run,
-  TokenUsage,
 } from '@hankweave/types';
 import { RECORD_CHECKPOINT_TYPES, recordCheckpoint } from '../../execution/checkpoint-ref.js';
+import { recordTokens } from '../../output/codon-rows.js';
 
 /** One codon record with where it sits: its run and its position in `run.codons`. */
 export interface PlacedRecord {
@@ -63,22 +63,6 @@ export function loopOf(state: HankweaveState, record: CodonExecution): LoopConte
 export function planModelOf(state: HankweaveState, codonId: string): string | undefined {
   const model = (planCodonOf(state, codonId) as { model?: unknown } | undefined)?.model;
   return typeof model === 'string' && model !== '' ? model : undefined;
-}
-
-/** The tokens a record counts: final once completed, partial once failed or skipped, else live. */
-export function recordTokens(record: CodonExecution): TokenUsage | undefined {
-  switch (record.status) {
-    case 'completed':
-      return record.finalTokens;
-    case 'failed':
-    case 'skipped':
-      return record.partialTokens;
-    case 'running':
-    case 'completing-sentinels':
-      return record.currentTokens;
-    default:
-      return undefined;
-  }
 }
 
 /** The end of a terminal record; undefined while it is active. */

@@ -1,7 +1,8 @@
 import type { CostsWire } from '@hankweave/dashboard/api-types';
 import { codonCost, totalCost } from '@hankweave/state';
 import type { HankweaveState } from '@hankweave/types';
-import { chronologicalRecords, planCodonOf, planModelOf, recordTokens } from './codon-bars.js';
+import { recordTokens } from '../../output/codon-rows.js';
+import { chronologicalRecords, planCodonOf, planModelOf } from './codon-bars.js';
 
 /** What a codon record's model is called when the plan does not name one. */
 export const UNKNOWN_MODEL = 'unknown';
