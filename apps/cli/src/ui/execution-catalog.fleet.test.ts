@@ -17,7 +17,9 @@ class StubFleet {
     if (this.rowsFail) throw this.rowsFail;
     return [...this.table.values()].map((entry) => entry.row);
   }
+  reads: string[] = [];
   async read(id: string) {
+    this.reads.push(id);
     return this.table.get(id);
   }
   async journal() {
@@ -54,6 +56,7 @@ describe('ExecutionCatalog with a fleet', () => {
       worker: 'w1:42',
       hankName: 'mirrored',
       updatedAt: '2026-11-28T20:00:00.000Z',
+      version: 1,
     });
     fleet = new StubFleet(
       new Map([
@@ -98,6 +101,21 @@ describe('ExecutionCatalog with a fleet', () => {
     expect(() => catalog.dirOf('job-gone')).toThrow(
       expect.objectContaining({ status: 404, code: 'EXECUTION_FILES_ELSEWHERE' }),
     );
+  });
+
+  it('re-reads a database-only state for a listing only when its version moved, always for a detail', async () => {
+    const list = async () => {
+      for (const id of await catalog.ids()) await catalog.facts(id, { listed: true });
+    };
+    await list();
+    await list();
+    expect(fleet.reads).toEqual(['job-gone']);
+    await catalog.facts('job-gone');
+    expect(fleet.reads).toEqual(['job-gone', 'job-gone']);
+    const gone = fleet.table.get('job-gone');
+    if (gone) gone.row = { ...gone.row, version: 2 };
+    await list();
+    expect(fleet.reads).toEqual(['job-gone', 'job-gone', 'job-gone']);
   });
 
   it('finds a fleet execution by a deep link before any listing', async () => {

@@ -47,6 +47,8 @@ export class ExecutionCatalog {
   readonly #journals = new Map<string, Promise<OpenJournal>>();
   /** The fleet's rows as the last listing read them. */
   #fleetRows = new Map<string, FleetRow>();
+  /** Fleet states read from the database, by id, with the version they are. */
+  readonly #fleetStates = new Map<string, { version: number; state: HankweaveState }>();
 
   constructor(
     readonly baseDir: string,
@@ -107,8 +109,12 @@ export class ExecutionCatalog {
     );
   }
 
-  /** Everything a summary or detail is made from, read now (state only when it changed). */
-  async facts(id: string): Promise<ExecutionFacts> {
+  /**
+   * Everything a summary or detail is made from, read now (state only when it changed).
+   * `listed`: the caller has just listed the ids, so a fleet state whose version has not moved
+   * since it was last read is reused; otherwise a fleet state is read again.
+   */
+  async facts(id: string, options: { listed?: boolean } = {}): Promise<ExecutionFacts> {
     if (this.fleet && ID_PATTERN.test(id) && !this.#fleetRows.has(id) && !this.#localDir(id)) {
       // A deep link before any listing: ask the database for this one.
       const found = await this.fleet.read(id);
@@ -116,7 +122,7 @@ export class ExecutionCatalog {
     }
     const row = this.#fleetRows.get(id);
     const dir = this.#localDir(id);
-    if (!dir && row && this.fleet) return this.#fleetFacts(row);
+    if (!dir && row && this.fleet) return this.#fleetFacts(row, options.listed === true);
     const local = this.dirOf(id);
     const [state, meta, lock] = await Promise.all([
       this.#state(local),
@@ -134,16 +140,27 @@ export class ExecutionCatalog {
     };
   }
 
-  /** A fleet execution whose files are elsewhere: its state as the workers last wrote it. */
-  async #fleetFacts(row: FleetRow): Promise<ExecutionFacts> {
-    const found = await this.fleet?.read(row.id);
-    if (found) this.#fleetRows.set(row.id, found.row);
-    const current = found?.row ?? row;
+  /**
+   * A fleet execution whose files are elsewhere: its state as the workers last wrote it. A listing
+   * reads only the states whose version moved since they were last read.
+   */
+  async #fleetFacts(row: FleetRow, listed: boolean): Promise<ExecutionFacts> {
+    let current = row;
+    let cached = this.#fleetStates.get(row.id);
+    if (!listed || cached?.version !== row.version) {
+      const found = await this.fleet?.read(row.id);
+      if (found) {
+        current = found.row;
+        this.#fleetRows.set(row.id, found.row);
+        cached = { version: found.row.version, state: found.state };
+        this.#fleetStates.set(row.id, cached);
+      }
+    }
     return {
       id: row.id,
       dir: current.executionDir ?? '',
       hankName: current.hankName ?? hankNameFromPath(current.hankPath),
-      state: found?.state,
+      state: cached?.state,
       meta: undefined,
       lock: undefined,
       fleet: fleetFacts(current, false),

@@ -15,6 +15,8 @@ export interface FleetRow {
   dataPath?: string;
   /** When a worker last wrote it (the database's clock). */
   updatedAt: string;
+  /** The version of the state the database holds: it changes with every write. */
+  version: number;
 }
 
 const text = (value: unknown): string | undefined =>
@@ -33,6 +35,7 @@ function rowOf(summary: ExecutionSummary): FleetRow {
   return {
     id: summary.executionId,
     updatedAt: summary.updatedAt.toISOString(),
+    version: summary.version,
     ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)),
   };
 }

@@ -99,7 +99,7 @@ export async function listExecutions(
 
   // An execution removed between the directory listing and its read is left out.
   const read = await mapLimited(await catalog.ids(), READ_CONCURRENCY, (id) =>
-    catalog.facts(id).catch(() => undefined),
+    catalog.facts(id, { listed: true }).catch(() => undefined),
   );
   const facts = read.filter((fact): fact is ExecutionFacts => fact !== undefined);
   const summaries = facts
