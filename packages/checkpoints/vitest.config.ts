@@ -11,5 +11,6 @@ export default defineProject({
       },
     ],
   },
-  test: { name: 'checkpoints' },
+  // Interop tests run native git on thousands of files: seconds each, more on a loaded machine.
+  test: { name: 'checkpoints', testTimeout: 30_000 },
 });

@@ -1,3 +1,3 @@
 import { defineProject } from 'vitest/config';
 
-export default defineProject({ test: { name: 'durable-io' } });
+export default defineProject({ test: { name: 'durable-io', testTimeout: 30_000 } });

@@ -1,3 +1,3 @@
 import { defineProject } from 'vitest/config';
 
-export default defineProject({ test: { name: 'files' } });
+export default defineProject({ test: { name: 'files', testTimeout: 30_000 } });

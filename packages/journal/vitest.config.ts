@@ -1,3 +1,3 @@
 import { defineProject } from 'vitest/config';
 
-export default defineProject({ test: { name: 'journal' } });
+export default defineProject({ test: { name: 'journal', testTimeout: 30_000 } });

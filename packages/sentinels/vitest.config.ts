@@ -1,3 +1,3 @@
 import { defineProject } from 'vitest/config';
 
-export default defineProject({ test: { name: 'sentinels' } });
+export default defineProject({ test: { name: 'sentinels', testTimeout: 30_000 } });

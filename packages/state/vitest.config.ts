@@ -1,3 +1,3 @@
 import { defineProject } from 'vitest/config';
 
-export default defineProject({ test: { name: 'state' } });
+export default defineProject({ test: { name: 'state', testTimeout: 30_000 } });
