@@ -328,8 +328,21 @@ describe('hankweave ui', () => {
   });
 
   /** Follows a live run over SSE; checks the stream against the run's journal. */
-  async function followLive(name: string, flags: string[], during: (id: string) => Promise<void>) {
-    const followed = await followLiveRun({ sandbox, name, flags, origin, headers: auth, during });
+  async function followLive(
+    name: string,
+    flags: string[],
+    during: (id: string) => Promise<void>,
+    sleepSeconds?: number,
+  ) {
+    const followed = await followLiveRun({
+      sandbox,
+      name,
+      flags,
+      origin,
+      headers: auth,
+      during,
+      ...(sleepSeconds !== undefined ? { sleepSeconds } : {}),
+    });
     const { dir, messages, lock } = followed;
     expect(followed.exitCode).toBe(0);
     expect(followed.status).toBe(200);
@@ -353,12 +366,20 @@ describe('hankweave ui', () => {
   }
 
   it('follows a live run to its end over server-sent events, and skips its codon with --write', async () => {
-    const dir = await followLive('live-hank', ['--port', '0'], async (id) => {
-      const skipped = await postAction(writerSide(), `/api/executions/${id}/actions/skip`, {
-        confirm: true,
-      });
-      expect(skipped.json()).toEqual({ ok: true, message: expect.stringMatching(/skipped/) });
-    });
+    // The skip must land while observe's tool call sleeps; on a loaded machine the way there
+    // (journal, stream, action, the runtime's WebSocket) took over 3 s once. The run waits for
+    // the agent's tool call to end after a skip, so the sleep is as long as the margin needs.
+    const dir = await followLive(
+      'live-hank',
+      ['--port', '0'],
+      async (id) => {
+        const skipped = await postAction(writerSide(), `/api/executions/${id}/actions/skip`, {
+          confirm: true,
+        });
+        expect(skipped.json()).toEqual({ ok: true, message: expect.stringMatching(/skipped/) });
+      },
+      10,
+    );
     expect(stateFile(dir).runs[0]?.codons[0]).toMatchObject({
       codonId: 'observe',
       status: 'skipped',

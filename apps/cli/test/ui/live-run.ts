@@ -16,9 +16,10 @@ export interface FollowedRun {
 }
 
 /**
- * Starts a run of the example whose first tool call sleeps 3 s (with `flags`, e.g. `--port 0`),
- * opens `/api/executions/:id/live` on the dashboard at `origin` once runtime.lock exists, runs
- * `during` while that tool call sleeps, and collects the stream until the server ends it.
+ * Starts a run of the example whose first tool call sleeps `sleepSeconds` (default 3; with
+ * `flags`, e.g. `--port 0`), opens `/api/executions/:id/live` on the dashboard at `origin` once
+ * runtime.lock exists, runs `during` while that tool call sleeps, and collects the stream until
+ * the server ends it.
  */
 export async function followLiveRun(options: {
   sandbox: Sandbox;
@@ -27,8 +28,9 @@ export async function followLiveRun(options: {
   origin: string;
   headers: Record<string, string>;
   during: (executionId: string) => Promise<void>;
+  sleepSeconds?: number;
 }): Promise<FollowedRun> {
-  const slow = slowExample(options.sandbox, options.name, 3);
+  const slow = slowExample(options.sandbox, options.name, options.sleepSeconds ?? 3);
   const run = startCli(
     [
       slow.hankDir,
