@@ -327,6 +327,31 @@ describe('hankweave ui', () => {
     });
   });
 
+  it('refuses an action without confirmation, with a bad target, or on a stopped run, naming why', async () => {
+    const id = idOf(dirs.finished);
+    const action = (name: string, body: Record<string, unknown>) =>
+      postAction(writerSide(), `/api/executions/${id}/actions/${name}`, body);
+    const errorOf = (answer: Answer) =>
+      answer.json<{ error: { code: string; hint?: string } }>().error;
+    const before = statSync(join(dirs.finished, '.hankweave', 'state.json')).mtimeMs;
+    const refusals = await Promise.all([
+      action('skip', {}),
+      action('next', { confirm: true, target: 'observe' }),
+      action('stop', { confirm: true, target: 42 }),
+      action('skip', { confirm: true, target: 'observe' }),
+      action('explode', { confirm: true }),
+    ]);
+    expect(refusals.map((answer) => [answer.status, errorOf(answer).code])).toEqual([
+      [400, 'CONFIRMATION_REQUIRED'],
+      [400, 'BAD_PARAMETER'],
+      [400, 'BAD_PARAMETER'],
+      [409, 'EXECUTION_NOT_RUNNING'],
+      [404, 'ACTION_NOT_FOUND'],
+    ]);
+    for (const refusal of refusals) expect(errorOf(refusal).hint).toEqual(expect.any(String));
+    expect(statSync(join(dirs.finished, '.hankweave', 'state.json')).mtimeMs).toBe(before);
+  });
+
   /** Follows a live run over SSE; checks the stream against the run's journal. */
   async function followLive(
     name: string,
@@ -373,10 +398,23 @@ describe('hankweave ui', () => {
       'live-hank',
       ['--port', '0'],
       async (id) => {
+        // Aimed at a codon that is not running, a skip stops nothing.
+        const missed = await postAction(writerSide(), `/api/executions/${id}/actions/skip`, {
+          confirm: true,
+          target: 'summarize',
+        });
+        expect(missed.status).toBe(409);
+        expect(missed.json()).toMatchObject({
+          error: {
+            code: 'RUNTIME_NO_CODON_RUNNING',
+            message: 'Codon summarize is not running (observe is); nothing was stopped',
+          },
+        });
         const skipped = await postAction(writerSide(), `/api/executions/${id}/actions/skip`, {
           confirm: true,
+          target: 'observe',
         });
-        expect(skipped.json()).toEqual({ ok: true, message: expect.stringMatching(/skipped/) });
+        expect(skipped.json()).toEqual({ ok: true, message: 'Codon observe is being skipped.' });
       },
       10,
     );

@@ -21,7 +21,10 @@ describe('describeAction()', () => {
     const text = describeAction('skip', context);
     expect(text.title).toContain('Explore');
     expect(text.consequences.join(' ')).toContain('skipped');
-    expect(text.target).toBeUndefined();
+  });
+  it('aims a skip or force-stop at the codon it names, so a later codon is never stopped', () => {
+    expect(describeAction('skip', context).target).toBe('explore');
+    expect(describeAction('stop', context).target).toBe('explore');
   });
   it('says a force-stop marks the codon failed', () => {
     const text = describeAction('stop', context);
@@ -47,8 +50,8 @@ describe('describeAction()', () => {
     expect(text.title).toContain('last success');
   });
   it('speaks of "the running codon" when it is not known', () => {
-    expect(describeAction('skip', { hankName: 'h', executionId: 'e' }).title).toBe(
-      'Skip the running codon?',
-    );
+    const text = describeAction('skip', { hankName: 'h', executionId: 'e' });
+    expect(text.title).toBe('Skip the running codon?');
+    expect(text.target).toBeUndefined();
   });
 });

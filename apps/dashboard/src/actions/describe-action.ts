@@ -24,7 +24,7 @@ export interface ActionDescription {
   confirmLabel: string;
   /** Shown in red: it ends or discards work. */
   destructive: boolean;
-  /** The `target` of the POST body, when the action has one. */
+  /** The `target` of the POST body: a rollback's checkpoint, or the codon to skip or stop. */
   target?: string;
 }
 
@@ -33,6 +33,11 @@ function codonLabel(context: ActionContext): string {
   return codon === undefined
     ? 'the running codon'
     : `the running codon “${codon.name}” (${codon.codonId})`;
+}
+
+/** Skip and stop act on the codon the dialog named: if it ended meanwhile, the runtime refuses. */
+function codonTarget(context: ActionContext): { target?: string } {
+  return context.runningCodon === undefined ? {} : { target: context.runningCodon.codonId };
 }
 
 function checkpointLabel(checkpoint: CheckpointWire): string {
@@ -51,6 +56,7 @@ export function describeAction(action: ActionName, context: ActionContext): Acti
         ],
         confirmLabel: 'Skip codon',
         destructive: true,
+        ...codonTarget(context),
       };
     case 'stop':
       return {
@@ -61,6 +67,7 @@ export function describeAction(action: ActionName, context: ActionContext): Acti
         ],
         confirmLabel: 'Force-stop codon',
         destructive: true,
+        ...codonTarget(context),
       };
     case 'next':
       return {

@@ -81,11 +81,19 @@ async function runCommand(
       return { type: command.type, data: { codonId: latest } };
     }
     case 'codon.skip':
-      return { type: command.type, data: { codonId: await runtime.stopActive('skip') } };
+      return {
+        type: command.type,
+        data: { codonId: await runtime.stopActive('skip', { expected: command.data?.codonId }) },
+      };
     case 'codon.forceStop':
       return {
         type: command.type,
-        data: { codonId: await runtime.stopActive('forceStop', command.data?.reason) },
+        data: {
+          codonId: await runtime.stopActive('forceStop', {
+            reason: command.data?.reason,
+            expected: command.data?.codonId,
+          }),
+        },
       };
     case 'server.shutdown':
       void runtime.shutdown('client request');

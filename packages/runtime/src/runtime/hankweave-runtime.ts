@@ -460,13 +460,27 @@ export class HankweaveRuntime {
 
   /**
    * Skips (`codon.skip`) or force-stops (`codon.forceStop`) the running codon; resolves with its
-   * id once its agent has exited.
+   * id once its agent has exited. With `expected`, only that codon: when another one runs (the
+   * expected one ended and the plan went on), nothing is stopped.
    *
-   * @throws {RuntimeError} RUNTIME_NO_CODON_RUNNING, and the refusals of {@link admit}.
+   * @throws {RuntimeError} RUNTIME_NO_CODON_RUNNING (`details.codonId`, `details.running` when a
+   *   codon was expected), and the refusals of {@link admit}.
    */
-  async stopActive(kind: 'skip' | 'forceStop', reason?: string): Promise<string> {
+  async stopActive(
+    kind: 'skip' | 'forceStop',
+    options: { reason?: string | undefined; expected?: string | undefined } = {},
+  ): Promise<string> {
+    const { reason, expected } = options;
     this.admit(kind === 'skip' ? 'codon.skip' : 'codon.forceStop');
     const active = this.#active;
+    if (expected !== undefined && active?.control.codonId !== expected) {
+      const running = active?.control.codonId;
+      throw new RuntimeError(
+        'RUNTIME_NO_CODON_RUNNING',
+        `Codon ${expected} is not running${running === undefined ? '' : ` (${running} is)`}; nothing was stopped`,
+        { details: { codonId: expected, running: running ?? null } },
+      );
+    }
     if (!active) throw new RuntimeError('RUNTIME_NO_CODON_RUNNING', 'No running codon to stop');
     await active.control.stop(
       kind === 'skip' ? { kind: 'skip' } : { kind: 'force-stop', reason: reason ?? 'user request' },

@@ -104,9 +104,21 @@ describe('startWebSocketServer()', () => {
           }),
         ),
       ).toBe('RUNTIME_CODON_RUNNING');
+      // A skip or force-stop aimed at a codon that no longer runs stops nothing.
+      const aimedAtA = await client.send({ type: 'codon.skip', data: { codonId: 'a' } });
+      expect(aimedAtA).toMatchObject({
+        data: {
+          code: 'RUNTIME_NO_CODON_RUNNING',
+          message: 'Codon a is not running (b is); nothing was stopped',
+        },
+      });
+      expect(codeOf(await client.send({ type: 'codon.forceStop', data: { codonId: 'a' } }))).toBe(
+        'RUNTIME_NO_CODON_RUNNING',
+      );
+      expect(client.seen.slice(from).some((event) => event.type === 'codon.completed')).toBe(false);
       from = mark();
       expect(
-        await client.send({ type: 'codon.forceStop', data: { reason: 'test' } }),
+        await client.send({ type: 'codon.forceStop', data: { reason: 'test', codonId: 'b' } }),
       ).toBeUndefined();
       const stopped = await client.until((event) => event.type === 'codon.completed', from);
       expect(stopped.data).toMatchObject({ codonId: 'b', success: false });

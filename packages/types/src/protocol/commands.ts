@@ -2,6 +2,12 @@ import { z } from 'zod';
 
 const commandBase = { id: z.string().min(1) };
 const optionalReason = z.strictObject({ reason: z.string().optional() }).optional();
+/**
+ * Our extension of `codon.skip` and `codon.forceStop`: with `codonId`, the command stops that codon
+ * only if it is still the one running, so a confirmation given for one codon can never stop the
+ * next. The original ignores the payload of `codon.skip`, so its other fields stay accepted.
+ */
+const expectedCodon = { codonId: z.string().min(1).optional() };
 const autoRestart = { autoRestart: z.boolean().optional() };
 
 /** The rollback targets of `rollback.toCodon`: a checkpoint type or the `start`/`end` aliases. */
@@ -25,9 +31,17 @@ export const clientCommandSchema = z.discriminatedUnion('type', [
     data: z.strictObject({ codonId: z.string().min(1), skipPreCommands: z.boolean().optional() }),
   }),
   z.strictObject({ ...commandBase, type: z.literal('codon.next'), data: z.unknown().optional() }),
-  z.strictObject({ ...commandBase, type: z.literal('codon.skip'), data: z.unknown().optional() }),
+  z.strictObject({
+    ...commandBase,
+    type: z.literal('codon.skip'),
+    data: z.looseObject(expectedCodon).optional(),
+  }),
   z.strictObject({ ...commandBase, type: z.literal('codon.redo'), data: z.unknown().optional() }),
-  z.strictObject({ ...commandBase, type: z.literal('codon.forceStop'), data: optionalReason }),
+  z.strictObject({
+    ...commandBase,
+    type: z.literal('codon.forceStop'),
+    data: z.strictObject({ reason: z.string().optional(), ...expectedCodon }).optional(),
+  }),
   z.strictObject({ ...commandBase, type: z.literal('server.shutdown'), data: optionalReason }),
   z.strictObject({
     ...commandBase,

@@ -7,23 +7,45 @@ import { HttpError } from '../http/http-error.js';
 
 export const ACTION_NAMES: readonly ActionName[] = ['rollback', 'skip', 'stop', 'next'];
 
-/** The body of an action: the confirmation the dialog recorded, and a rollback's target. */
+/**
+ * The body of an action: the confirmation the dialog recorded, and its target (a rollback's
+ * checkpoint; for skip and stop, the codon the confirmation named, so no other codon is stopped).
+ */
 export interface ActionRequest {
   confirm?: unknown;
   target?: unknown;
 }
 
-const LIVE_COMMANDS: Record<Exclude<ActionName, 'rollback'>, RuntimeCommand> = {
-  skip: { type: 'codon.skip' },
-  stop: { type: 'codon.forceStop', data: { reason: 'force-stopped from hankweave ui' } },
-  next: { type: 'codon.next' },
-};
+type LiveAction = Exclude<ActionName, 'rollback'>;
 
-const DONE: Record<Exclude<ActionName, 'rollback'>, string> = {
-  skip: 'The running codon is being skipped.',
-  stop: 'The running codon is being force-stopped.',
-  next: 'The next codon is starting.',
-};
+/** The runtime command of a live action; skip and stop name the codon the person confirmed. */
+function liveCommandOf(action: LiveAction, codonId: string | undefined): RuntimeCommand {
+  const expected = codonId === undefined ? {} : { codonId };
+  switch (action) {
+    case 'skip':
+      return { type: 'codon.skip', data: expected };
+    case 'stop':
+      return {
+        type: 'codon.forceStop',
+        data: { reason: 'force-stopped from hankweave ui', ...expected },
+      };
+    case 'next':
+      return { type: 'codon.next' };
+  }
+}
+
+/** What a sent live action answers; skip and stop name their codon when the request did. */
+function doneMessage(action: LiveAction, codonId: string | undefined): string {
+  const codon = codonId === undefined ? 'The running codon' : `Codon ${codonId}`;
+  switch (action) {
+    case 'skip':
+      return `${codon} is being skipped.`;
+    case 'stop':
+      return `${codon} is being force-stopped.`;
+    case 'next':
+      return 'The next codon is starting.';
+  }
+}
 
 /**
  * `POST /api/executions/:id/actions/:action` (the server checked `--write`, the header and the
@@ -51,7 +73,27 @@ export async function runAction(
       'Actions change the execution: the dashboard asks for a confirmation first.',
     );
   if (action === 'rollback') return rollback(facts, body.target);
-  return liveCommand(facts, action as Exclude<ActionName, 'rollback'>);
+  return liveCommand(facts, action as LiveAction, codonTarget(action as LiveAction, body.target));
+}
+
+/** A skip's or stop's `target`: the codon id the confirmation named (optional, for scripts). */
+function codonTarget(action: LiveAction, target: unknown): string | undefined {
+  if (target === undefined) return undefined;
+  if (action === 'next')
+    throw new HttpError(
+      400,
+      'BAD_PARAMETER',
+      'next takes no target',
+      'It starts the next codon of the plan; send {"confirm": true} only.',
+    );
+  if (typeof target !== 'string' || target === '')
+    throw new HttpError(
+      400,
+      'BAD_PARAMETER',
+      `A ${action}'s target must be the id of the running codon`,
+      'Send the codonId the confirmation named, or no target to act on whichever codon runs.',
+    );
+  return target;
 }
 
 async function rollback(facts: ExecutionFacts, target: unknown): Promise<ActionResult> {
@@ -78,7 +120,8 @@ async function rollback(facts: ExecutionFacts, target: unknown): Promise<ActionR
 
 async function liveCommand(
   facts: ExecutionFacts,
-  action: Exclude<ActionName, 'rollback'>,
+  action: LiveAction,
+  codonId: string | undefined,
 ): Promise<ActionResult> {
   const lock = facts.lock;
   if (!lock)
@@ -101,7 +144,7 @@ async function liveCommand(
     timeoutMs: 5_000,
   });
   try {
-    const refused = await client.send(LIVE_COMMANDS[action]);
+    const refused = await client.send(liveCommandOf(action, codonId));
     if (refused)
       throw new HttpError(
         409,
@@ -109,7 +152,7 @@ async function liveCommand(
         refused.data.message,
         'The runtime refused the command in its current phase; the live view shows what it is doing.',
       );
-    return { ok: true, message: DONE[action] };
+    return { ok: true, message: doneMessage(action, codonId) };
   } finally {
     await client.close(1000, 'action sent');
   }
