@@ -54,6 +54,8 @@ interface FamilyCase {
   noCacheCounts?: true;
   /** The base URL as the codon's env names it, instead of the harness's `baseUrl` option. */
   env?: (url: string) => Record<string, string>;
+  /** More of the person's environment: settings the harness's `baseUrl` must win over. */
+  baseEnv?: Record<string, string>;
 }
 
 const CASES: FamilyCase[] = [
@@ -66,6 +68,18 @@ const CASES: FamilyCase[] = [
     harness: { api: 'openai-completions' },
   },
   { family: 'openai-responses', model: 'gpt-5.2', kind: 'responses', path: '/v1/responses' },
+  {
+    // Azure's client is OpenAI's with an api-key header and an api-version query. Pi prefers
+    // the person's Azure endpoint to models.json: the dry run's base URL must still win.
+    family: 'azure-openai-responses',
+    model: 'pi/azure-openai-responses/gpt-5.2',
+    kind: 'responses',
+    path: '/v1/responses?api-version=v1',
+    baseEnv: {
+      AZURE_OPENAI_BASE_URL: 'http://127.0.0.1:9/not-this-one',
+      AZURE_OPENAI_RESOURCE_NAME: 'not-this-either',
+    },
+  },
   {
     family: 'google-generative-ai',
     model: 'gemini-3-pro-preview',
@@ -98,7 +112,7 @@ describe.concurrent('Pi on each API family', () => {
     try {
       const harness = createPiHarness({
         retries: false,
-        baseEnv: { PATH: process.env.PATH, HOME: home },
+        baseEnv: { PATH: process.env.PATH, HOME: home, ...entry.baseEnv },
         ...(entry.env === undefined && { baseUrl: `${model.url}/v1` }),
         ...entry.harness,
       });

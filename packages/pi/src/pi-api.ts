@@ -1,12 +1,14 @@
 /**
  * Pi's API families (pi-ai's `KnownApi`) that a local server can answer for: the scripted model
- * speaks all five (Mistral's is Chat Completions with the usage on the finishing chunk). Pi knows
- * others (`bedrock-converse-stream` with AWS signing, `google-vertex` with Google credentials, the
- * Azure and Codex variants of Responses); they pass through as strings.
+ * speaks all six (Mistral's is Chat Completions with the usage on the finishing chunk, Azure's is
+ * Responses with an `api-key` header). Pi knows others (`bedrock-converse-stream` with AWS
+ * signing, `google-vertex` with Google credentials, Codex's Responses behind a login); they pass
+ * through as strings.
  */
 export type PiApi =
   | 'openai-completions'
   | 'openai-responses'
+  | 'azure-openai-responses'
   | 'anthropic-messages'
   | 'google-generative-ai'
   | 'mistral-conversations';

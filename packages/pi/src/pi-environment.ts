@@ -1,6 +1,6 @@
 import { buildAgentEnv, HarnessError } from '@hankweave/harness';
-import { providerKeyNames } from '@hankweave/types';
-import { baseUrlVariable, type PiModel, providerKeyVariable } from './pi-model.js';
+import { providerBaseUrlName, providerGenericKeyName, providerKeyNames } from '@hankweave/types';
+import { type PiModel, providerKeyVariable } from './pi-model.js';
 
 /** Pi's environment for one start, and what it says about the provider. */
 export interface PiEnvironment {
@@ -11,11 +11,48 @@ export interface PiEnvironment {
   keyVariable?: string;
 }
 
+// The settings Pi (0.73.1) reads from its environment for the providers that sign in with their
+// cloud's credentials or take their endpoint from variables of their own. The original runs Pi
+// in its own process, where Pi sees all of them; ours gets only what is listed.
+const PROVIDER_SETTINGS: Readonly<Record<string, { names?: string[]; prefixes?: string[] }>> = {
+  'amazon-bedrock': { prefixes: ['AWS_'] },
+  'azure-openai-responses': {
+    names: [
+      'AZURE_OPENAI_BASE_URL',
+      'AZURE_OPENAI_RESOURCE_NAME',
+      'AZURE_OPENAI_API_VERSION',
+      'AZURE_OPENAI_DEPLOYMENT_NAME_MAP',
+    ],
+  },
+  'google-vertex': {
+    names: [
+      'GOOGLE_CLOUD_API_KEY',
+      'GOOGLE_CLOUD_PROJECT',
+      'GCLOUD_PROJECT',
+      'GOOGLE_CLOUD_LOCATION',
+      'GOOGLE_APPLICATION_CREDENTIALS',
+    ],
+  },
+};
+
+/** The variables of `baseEnv` that configure `provider` in Pi, beyond its key and base URL. */
+function providerSettingNames(provider: string, baseEnv: Readonly<Record<string, unknown>>) {
+  const settings = PROVIDER_SETTINGS[provider];
+  if (settings === undefined) return [];
+  const prefixes = settings.prefixes ?? [];
+  return [
+    ...(settings.names ?? []),
+    ...Object.keys(baseEnv).filter((name) => prefixes.some((prefix) => name.startsWith(prefix))),
+  ];
+}
+
 /**
  * Builds Pi's environment: the harness's shared rules (`buildAgentEnv`: passthrough names,
  * `HANKWEAVE_X` as `X`, the codon's env last), plus the provider's own key and base-URL
- * variables (`OPENAI_API_KEY`, `OPENAI_BASE_URL`, …) from `baseEnv`, which the shared rules do
- * not pass, unless the codon's env set or unset them.
+ * variables (`OPENAI_API_KEY`, `OPENAI_BASE_URL`, …) and the settings Pi reads for it (`AWS_*`
+ * for Bedrock, `AZURE_OPENAI_*`, the Google Cloud project for Vertex) from `baseEnv`, which the
+ * shared rules do not pass, unless the codon's env set or unset them. A local server given as
+ * `baseUrl` also replaces `AZURE_OPENAI_BASE_URL`, which Pi's Azure client prefers to it.
  * @throws {HarnessError} HARNESS_INVALID_OPTIONS when the provider needs a key, none is set and
  * no local server is named.
  */
@@ -27,16 +64,27 @@ export function buildPiEnvironment(input: {
 }): PiEnvironment {
   const { model, baseEnv, codonEnv } = input;
   const env = buildAgentEnv({ baseEnv, ...(codonEnv !== undefined && { codonEnv }) });
-  const urlVariable = baseUrlVariable(model.provider);
+  const urlVariable = providerBaseUrlName(model.provider);
   const keyNames = providerKeyNames(model.provider);
-  const generic = `${urlVariable.slice(0, -'_BASE_URL'.length)}_API_KEY`;
-  for (const name of [...keyNames, generic, urlVariable]) {
+  const generic = providerGenericKeyName(model.provider);
+  for (const name of [
+    ...keyNames,
+    generic,
+    urlVariable,
+    ...providerSettingNames(model.provider, baseEnv),
+  ]) {
     const value = baseEnv[name];
     if (env[name] === undefined && codonEnv?.[name] === undefined && value !== undefined) {
       env[name] = value;
     }
   }
   const baseUrl = input.baseUrl ?? nonEmpty(env[urlVariable]);
+  if (input.baseUrl !== undefined && model.provider === 'azure-openai-responses') {
+    // Pi's Azure client takes its endpoint from these before models.json: a dry run's scripted
+    // model must not lose to the person's real Azure resource.
+    env.AZURE_OPENAI_BASE_URL = input.baseUrl;
+    delete env.AZURE_OPENAI_RESOURCE_NAME;
+  }
   const keyVariable = providerKeyVariable(model.provider, env);
   if (baseUrl === undefined && keyVariable === undefined && keyNames.length > 0) {
     throw new HarnessError(

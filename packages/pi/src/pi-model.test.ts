@@ -1,6 +1,7 @@
+import { providerBaseUrlName } from '@hankweave/types';
 import { describe, expect, it } from 'vitest';
 import { buildPiEnvironment } from './pi-environment.js';
-import { baseUrlVariable, providerKeyVariable, resolvePiModel } from './pi-model.js';
+import { providerKeyVariable, resolvePiModel } from './pi-model.js';
 
 describe('resolvePiModel()', () => {
   it.each([
@@ -31,7 +32,8 @@ describe('providerKeyVariable()', () => {
     expect(providerKeyVariable('google', { GEMINI_API_KEY: 'secret' })).toBe('GEMINI_API_KEY');
     expect(providerKeyVariable('ollama', { OLLAMA_API_KEY: 'x' })).toBe('OLLAMA_API_KEY');
     expect(providerKeyVariable('openai', { OPENAI_API_KEY: '' })).toBeUndefined();
-    expect(baseUrlVariable('my-server')).toBe('MY_SERVER_BASE_URL');
+    expect(providerBaseUrlName('my-server')).toBe('MY_SERVER_BASE_URL');
+    expect(providerBaseUrlName('azure-openai-responses')).toBe('AZURE_OPENAI_BASE_URL');
   });
 });
 
@@ -73,6 +75,51 @@ describe('buildPiEnvironment()', () => {
       baseEnv: { HANKWEAVE_OPENAI_API_KEY: 'k' },
     });
     expect(keyVariable).toBe('OPENAI_API_KEY');
+  });
+
+  it("passes the key and settings Pi reads for Azure, Bedrock and Vertex, under Pi's names", () => {
+    const baseEnv = {
+      AZURE_OPENAI_API_KEY: 'az',
+      AZURE_OPENAI_RESOURCE_NAME: 'team',
+      AZURE_OPENAI_API_VERSION: 'v1',
+      AWS_PROFILE: 'dev',
+      AWS_REGION: 'eu-west-1',
+      AWS_SECRET_ACCESS_KEY: 's',
+      GOOGLE_CLOUD_PROJECT: 'p',
+      GOOGLE_CLOUD_LOCATION: 'us-central1',
+      MOONSHOT_API_KEY: 'm',
+    };
+    const envOf = (provider: string) =>
+      buildPiEnvironment({ model: { provider, model: 'x' }, baseEnv }).env;
+    expect(envOf('azure-openai-responses')).toEqual({
+      AZURE_OPENAI_API_KEY: 'az',
+      AZURE_OPENAI_RESOURCE_NAME: 'team',
+      AZURE_OPENAI_API_VERSION: 'v1',
+    });
+    expect(envOf('amazon-bedrock')).toEqual({
+      AWS_PROFILE: 'dev',
+      AWS_REGION: 'eu-west-1',
+      AWS_SECRET_ACCESS_KEY: 's',
+    });
+    expect(envOf('google-vertex')).toEqual({
+      GOOGLE_CLOUD_PROJECT: 'p',
+      GOOGLE_CLOUD_LOCATION: 'us-central1',
+    });
+    expect(envOf('moonshotai')).toEqual({ MOONSHOT_API_KEY: 'm' });
+    // Another provider's settings stay out.
+    expect(envOf('ollama')).toEqual({});
+  });
+
+  it("points Azure's own endpoint variables at a local server given as baseUrl", () => {
+    const { env } = buildPiEnvironment({
+      model: { provider: 'azure-openai-responses', model: 'gpt-5.2' },
+      baseEnv: {
+        AZURE_OPENAI_BASE_URL: 'https://team.openai.azure.com',
+        AZURE_OPENAI_RESOURCE_NAME: 'team',
+      },
+      baseUrl: 'http://127.0.0.1:9/v1',
+    });
+    expect(env).toEqual({ AZURE_OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' });
   });
 
   it('refuses a provider without its key and without a local server', () => {

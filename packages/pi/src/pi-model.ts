@@ -1,5 +1,10 @@
 import { HarnessError } from '@hankweave/harness';
-import { type ModelCatalog, providerKeyNames, selectHarness } from '@hankweave/types';
+import {
+  type ModelCatalog,
+  providerGenericKeyName,
+  providerKeyNames,
+  selectHarness,
+} from '@hankweave/types';
 
 /** What Pi is asked to run for one model id of a hank. */
 export interface PiModel {
@@ -46,15 +51,7 @@ export function providerKeyVariable(
   provider: string,
   env: Readonly<Record<string, string | undefined>>,
 ): string | undefined {
-  const generic = `${envPrefix(provider)}_API_KEY`;
-  return [...providerKeyNames(provider), generic].find((name) => (env[name] ?? '') !== '');
-}
-
-/** `<PROVIDER>_BASE_URL`: the variable naming a provider's local server (`OPENAI_BASE_URL`). */
-export function baseUrlVariable(provider: string): string {
-  return `${envPrefix(provider)}_BASE_URL`;
-}
-
-function envPrefix(provider: string): string {
-  return provider.toUpperCase().replace(/[^A-Z0-9]+/g, '_');
+  return [...providerKeyNames(provider), providerGenericKeyName(provider)].find(
+    (name) => (env[name] ?? '') !== '',
+  );
 }

@@ -191,7 +191,11 @@ export {
   SERVED_PROVIDERS,
 } from './models/model-check.js';
 export type { ModelEntry, ModelPrice } from './models/model-entry.js';
-export { providerKeyNames } from './models/provider-keys.js';
+export {
+  providerBaseUrlName,
+  providerGenericKeyName,
+  providerKeyNames,
+} from './models/provider-keys.js';
 export {
   HARNESS_NAMES,
   type HarnessName,

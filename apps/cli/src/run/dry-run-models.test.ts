@@ -24,6 +24,7 @@ describe('checkDryRunModels()', () => {
       'pi/openrouter/moonshotai/kimi-k2',
       'pi/anthropic/claude-sonnet-4-5',
       'pi/mistral/mistral-large-latest',
+      'pi/azure-openai-responses/gpt-5.2',
     ];
     expect(() => checkDryRunModels(hankOf(...served))).not.toThrow();
   });

@@ -4,13 +4,15 @@ import { CliError } from '../output/cli-error.js';
 
 /**
  * Pi's API families the scripted model answers (`@hankweave/scripted-model`'s README): Chat
- * Completions (and Mistral's variant of it), OpenAI's Responses, Messages and Gemini's
- * generateContent. Bedrock, Vertex, Azure and Codex need their cloud's signing or login.
+ * Completions (and Mistral's variant of it), OpenAI's Responses (and Azure's, the same behind an
+ * api-key header), Messages and Gemini's generateContent. Bedrock, Vertex and Codex need their
+ * cloud's signing or a login.
  */
 const SCRIPTED_PI_APIS = new Set([
   'openai-completions',
   'mistral-conversations',
   'openai-responses',
+  'azure-openai-responses',
   'anthropic-messages',
   'google-generative-ai',
 ]);

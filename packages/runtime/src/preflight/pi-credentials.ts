@@ -1,5 +1,10 @@
 import { buildAgentEnv } from '@hankweave/harness';
-import { type HarnessSelection, providerKeyNames } from '@hankweave/types';
+import {
+  type HarnessSelection,
+  providerBaseUrlName,
+  providerGenericKeyName,
+  providerKeyNames,
+} from '@hankweave/types';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -28,7 +33,6 @@ const DEFAULT_PROVIDER_URLS: Readonly<Record<string, string>> = {
   openrouter: 'https://openrouter.ai',
 };
 
-const prefixOf = (provider: string): string => provider.toUpperCase().replace(/[^A-Z0-9]+/g, '_');
 const nonEmpty = (value: string | undefined): string | undefined =>
   value === undefined || value.trim() === '' ? undefined : value;
 
@@ -49,11 +53,12 @@ export function findPiCredentials(
     ...baseEnv,
     ...buildAgentEnv({ baseEnv, ...(codonEnv !== undefined && { codonEnv }) }),
   };
-  const prefix = prefixOf(selection.provider);
-  const urlVariable = `${prefix}_BASE_URL`;
+  const urlVariable = providerBaseUrlName(selection.provider);
   const keys = providerKeyNames(selection.provider);
   const localUrl = nonEmpty(piBaseUrl) ?? nonEmpty(env[urlVariable]);
-  const key = [...keys, `${prefix}_API_KEY`].find((name) => nonEmpty(env[name]) !== undefined);
+  const key = [...keys, providerGenericKeyName(selection.provider)].find(
+    (name) => nonEmpty(env[name]) !== undefined,
+  );
   if (piBaseUrl !== undefined && localUrl !== undefined) {
     return { found: true, source: 'piBaseUrl', baseUrl: localUrl };
   }

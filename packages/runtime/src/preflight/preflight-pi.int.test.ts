@@ -86,6 +86,27 @@ describe('findPiCredentials()', () => {
     ).toEqual({ found: false, keys: ['GEMINI_API_KEY'], urlVariable: 'GOOGLE_BASE_URL' });
   });
 
+  it("looks for Azure's key and endpoint under the names Pi reads", () => {
+    const azure = selectHarness('pi/azure-openai-responses/gpt-5.2');
+    expect(findPiCredentials(azure, {}, undefined, undefined)).toEqual({
+      found: false,
+      keys: ['AZURE_OPENAI_API_KEY'],
+      urlVariable: 'AZURE_OPENAI_BASE_URL',
+    });
+    expect(
+      findPiCredentials(
+        azure,
+        { AZURE_OPENAI_API_KEY: 'k', AZURE_OPENAI_BASE_URL: 'https://team.openai.azure.com' },
+        undefined,
+        undefined,
+      ),
+    ).toEqual({
+      found: true,
+      source: 'AZURE_OPENAI_API_KEY',
+      baseUrl: 'https://team.openai.azure.com',
+    });
+  });
+
   it('needs nothing for a provider without a key of its own (a local server)', () => {
     expect(
       findPiCredentials(selectHarness('pi/ollama/qwen3:8b'), {}, undefined, undefined),
