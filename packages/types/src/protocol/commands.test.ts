@@ -28,6 +28,17 @@ describe('clientCommandSchema', () => {
     expect(paths).toContain('data.codonId');
   });
 
+  it('takes the codon a skip or force-stop is aimed at, and what the original sends for a skip', () => {
+    const accepts = (type: string, data?: unknown) =>
+      clientCommandSchema.safeParse({ id: 'c', type, ...(data !== undefined && { data }) }).success;
+    expect(accepts('codon.skip')).toBe(true);
+    expect(accepts('codon.skip', null)).toBe(true);
+    expect(accepts('codon.skip', { codonId: 'a', note: 'ignored' })).toBe(true);
+    expect(accepts('codon.skip', { codonId: '' })).toBe(false);
+    expect(accepts('codon.forceStop', { reason: 'r', codonId: 'a' })).toBe(true);
+    expect(accepts('codon.forceStop', { codonID: 'a' })).toBe(false);
+  });
+
   it('keeps shutdown out of the read-only commands', () => {
     expect(READ_ONLY_COMMAND_TYPES).not.toContain('server.shutdown');
     expect(READ_ONLY_COMMAND_TYPES).not.toContain('server.force_shutdown');

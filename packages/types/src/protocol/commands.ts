@@ -5,7 +5,8 @@ const optionalReason = z.strictObject({ reason: z.string().optional() }).optiona
 /**
  * Our extension of `codon.skip` and `codon.forceStop`: with `codonId`, the command stops that codon
  * only if it is still the one running, so a confirmation given for one codon can never stop the
- * next. The original ignores the payload of `codon.skip`, so its other fields stay accepted.
+ * next. The original ignores the payload of `codon.skip`, so its other fields (and a `null`
+ * payload) stay accepted.
  */
 const expectedCodon = { codonId: z.string().min(1).optional() };
 const autoRestart = { autoRestart: z.boolean().optional() };
@@ -34,7 +35,7 @@ export const clientCommandSchema = z.discriminatedUnion('type', [
   z.strictObject({
     ...commandBase,
     type: z.literal('codon.skip'),
-    data: z.looseObject(expectedCodon).optional(),
+    data: z.looseObject(expectedCodon).nullable().optional(),
   }),
   z.strictObject({ ...commandBase, type: z.literal('codon.redo'), data: z.unknown().optional() }),
   z.strictObject({
