@@ -24,6 +24,9 @@ const PROVIDER_SETTINGS: Readonly<Record<string, { names?: string[]; prefixes?: 
       'AZURE_OPENAI_DEPLOYMENT_NAME_MAP',
     ],
   },
+  // Their catalog's base URLs hold `{CLOUDFLARE_ACCOUNT_ID}` and `{CLOUDFLARE_GATEWAY_ID}`.
+  'cloudflare-ai-gateway': { names: ['CLOUDFLARE_ACCOUNT_ID', 'CLOUDFLARE_GATEWAY_ID'] },
+  'cloudflare-workers-ai': { names: ['CLOUDFLARE_ACCOUNT_ID'] },
   'google-vertex': {
     names: [
       'GOOGLE_CLOUD_API_KEY',

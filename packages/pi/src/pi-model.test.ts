@@ -88,6 +88,9 @@ describe('buildPiEnvironment()', () => {
       GOOGLE_CLOUD_PROJECT: 'p',
       GOOGLE_CLOUD_LOCATION: 'us-central1',
       MOONSHOT_API_KEY: 'm',
+      CLOUDFLARE_API_KEY: 'c',
+      CLOUDFLARE_ACCOUNT_ID: 'acct',
+      CLOUDFLARE_GATEWAY_ID: 'gw',
     };
     const envOf = (provider: string) =>
       buildPiEnvironment({ model: { provider, model: 'x' }, baseEnv }).env;
@@ -106,6 +109,10 @@ describe('buildPiEnvironment()', () => {
       GOOGLE_CLOUD_LOCATION: 'us-central1',
     });
     expect(envOf('moonshotai')).toEqual({ MOONSHOT_API_KEY: 'm' });
+    expect(envOf('cloudflare-workers-ai')).toEqual({
+      CLOUDFLARE_API_KEY: 'c',
+      CLOUDFLARE_ACCOUNT_ID: 'acct',
+    });
     // Another provider's settings stay out.
     expect(envOf('ollama')).toEqual({});
   });
