@@ -1,0 +1,282 @@
+import { type HankConfig, validateHank } from '@hankweave/types';
+import { describe, expect, it } from 'vitest';
+import { interpret } from './interpret.js';
+import type { AttemptOutcome, Execution, InterpreterInput, SessionOutcome } from './outcomes.js';
+
+const codon = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  name: id,
+  model: 'sonnet',
+  continuationMode: 'fresh',
+  promptText: `Do ${id}.`,
+  ...extra,
+});
+const loop = (id: string, terminateOn: unknown, codons: unknown[], extra = {}) => ({
+  type: 'loop',
+  id,
+  name: id,
+  terminateOn,
+  codons,
+  ...extra,
+});
+
+function hankOf(items: unknown[], overrides?: unknown): HankConfig {
+  const result = validateHank({
+    meta: { name: 'spec', version: '1.0.0' },
+    ...(overrides ? { overrides } : {}),
+    hank: items,
+  });
+  if (!result.valid) throw new Error(JSON.stringify(result.errors));
+  return result.config as HankConfig;
+}
+
+const ok = (cost = 0.01): SessionOutcome => ({ end: 'ok', cost });
+const context: SessionOutcome = { end: 'context-exceeded', cost: 0.01 };
+const transient: SessionOutcome = { end: 'retriable-error', cost: 0.01 };
+const fatal: SessionOutcome = { end: 'fatal-error', cost: 0.01 };
+
+/** Outcomes by `codonId` (the n-th element is attempt n). */
+function run(
+  hank: HankConfig,
+  table: Record<string, AttemptOutcome[]>,
+  extra: Partial<InterpreterInput> = {},
+) {
+  return interpret({ hank, outcome: (codonId, attempt) => table[codonId]?.[attempt], ...extra });
+}
+const ids = (executions: Execution[]) =>
+  executions.map((execution) => `${execution.codonId}:${execution.status}`);
+
+describe('interpret()', () => {
+  it('runs top-level codons in order and completes', () => {
+    const result = run(hankOf([codon('a'), codon('b')]), {});
+    expect(ids(result.executions)).toEqual(['a:completed', 'b:completed']);
+    expect(result.stops).toEqual(['completed']);
+  });
+
+  describe('contextExceeded loops', () => {
+    // The documented pattern: one codon that extends its session until the context is full.
+    const exhaust = hankOf([
+      codon('first'),
+      loop('grow', { type: 'contextExceeded' }, [
+        codon('work', {
+          continuationMode: 'continue-previous',
+          exhaustWithPrompt: 'Go on.',
+          maxExtensions: 3,
+        }),
+      ]),
+      codon('after'),
+    ]);
+    const twoCodons = hankOf([
+      codon('first'),
+      loop('grow', { type: 'contextExceeded' }, [
+        codon('work', { continuationMode: 'continue-previous' }),
+        codon('check', { continuationMode: 'continue-previous' }),
+      ]),
+      codon('after'),
+    ]);
+
+    it('ends after the iteration whose extension overflowed, and the hank goes on', () => {
+      const result = run(
+        exhaust,
+        { 'work#1': [{ sessions: [ok(), ok(), context] }] },
+        {
+          steps: [{ kind: 'resume' }],
+        },
+      );
+      expect(ids(result.executions)).toEqual([
+        'first:completed',
+        'work#0:completed',
+        'work#1:completed',
+        'after:completed',
+      ]);
+      // Without an overflow the codon ran 1 + maxExtensions sessions.
+      expect(result.executions.map((execution) => execution.messages)).toEqual([1, 4, 3, 1]);
+      expect(result.executions[2]?.contextExceeded).toBe(true);
+      expect(result.loops).toEqual([{ loopId: 'grow', iteration: 1, reason: 'context_exceeded' }]);
+      // Running the finished execution again runs nothing.
+      expect(result.stops).toEqual(['completed', 'completed']);
+    });
+
+    it('ends when the first turn of a continued iteration overflows, dropping the rest of it', () => {
+      const result = run(twoCodons, { 'work#2': [{ sessions: [context] }] });
+      expect(ids(result.executions).slice(-2)).toEqual(['work#2:completed', 'after:completed']);
+      expect(result.loops).toEqual([{ loopId: 'grow', iteration: 2, reason: 'context_exceeded' }]);
+    });
+
+    it('runs the dropped codons again after a rollback into the iteration, then ends anew', () => {
+      const result = run(
+        twoCodons,
+        { 'work#1': [{ sessions: [context] }], 'check#2': [{ sessions: [context] }] },
+        { steps: [{ kind: 'rollback', target: 1 }] },
+      );
+      // First run: first, work#0, check#0, work#1 (overflow: check#1 dropped), after. The
+      // rollback targets work#0 (the second completed codon id): check#0 and work#1 run again
+      // (work#1's second attempt is a plain success), check#1 is back in the plan.
+      expect(ids(result.executions).slice(5)).toEqual([
+        'check#0:completed',
+        'work#1:completed',
+        'check#1:completed',
+        'work#2:completed',
+        'check#2:completed',
+        'after:completed',
+      ]);
+      expect(result.loops.map((ending) => ending.iteration)).toEqual([1, 2]);
+      expect(result.stops).toEqual(['completed', 'completed']);
+    });
+  });
+
+  it('fails a codon that exceeds the context outside a contextExceeded loop', () => {
+    const result = run(hankOf([codon('a'), codon('b')]), { a: [{ sessions: [context] }] });
+    expect(result.executions[0]).toMatchObject({ status: 'failed', failure: 'context-exceeded' });
+    expect(result.stops).toEqual(['failed']);
+  });
+
+  describe('failure policies', () => {
+    it('retries a retriable failure until maxAttempts', () => {
+      const hank = hankOf([
+        codon('a', { onFailure: 'retry', retryConfig: { maxAttempts: 3, delayMs: 0 } }),
+        codon('b'),
+      ]);
+      const twice = run(hank, { a: [{ sessions: [transient] }, { sessions: [transient] }] });
+      expect(ids(twice.executions)).toEqual(['a:failed', 'a:failed', 'a:completed', 'b:completed']);
+      expect(twice.executions.map((execution) => execution.retryAttempt)).toEqual([1, 2, 3, 1]);
+      const always = run(hank, {
+        a: [{ sessions: [transient] }, { sessions: [transient] }, { sessions: [transient] }],
+      });
+      expect(always.stops).toEqual(['failed']);
+      expect(always.executions).toHaveLength(3);
+    });
+
+    it('does not retry a fatal failure', () => {
+      const hank = hankOf([codon('a', { onFailure: 'retry' })]);
+      expect(run(hank, { a: [{ sessions: [fatal] }] }).executions).toHaveLength(1);
+    });
+
+    it('ignores a failure, and a resume never runs the ignored codon again', () => {
+      const hank = hankOf([codon('a'), codon('b', { onFailure: 'ignore' }), codon('c')]);
+      const result = run(
+        hank,
+        { b: [{ sessions: [fatal] }], c: [{ sessions: [fatal] }] },
+        {
+          steps: [{ kind: 'resume' }],
+        },
+      );
+      expect(ids(result.executions)).toEqual([
+        'a:completed',
+        'b:failed',
+        'c:failed',
+        'c:completed',
+      ]);
+      expect(result.stops).toEqual(['failed', 'completed']);
+    });
+
+    it('resumes an interrupted codon with the retry attempt it had reached', () => {
+      const hank = hankOf([
+        codon('a', { onFailure: 'retry', retryConfig: { maxAttempts: 2, delayMs: 0 } }),
+      ]);
+      const result = run(
+        hank,
+        { a: [{ sessions: [transient] }, { stoppedBy: 'interrupt' }, { sessions: [transient] }] },
+        {
+          steps: [{ kind: 'resume' }],
+        },
+      );
+      expect(result.executions.map((execution) => execution.retryAttempt)).toEqual([1, 2, 2]);
+      expect(result.stops).toEqual(['interrupted', 'failed']);
+    });
+  });
+
+  it('fails a continue-previous codon whose predecessor left no session, without an attempt', () => {
+    const hank = hankOf([
+      codon('a', { onFailure: 'ignore' }),
+      codon('b', { continuationMode: 'continue-previous' }),
+    ]);
+    const result = run(hank, { a: [{ sessions: [fatal] }], b: [{ sessions: [fatal] }] });
+    // b's outcome (a fatal error) never plays: no agent starts.
+    expect(result.executions[1]).toMatchObject({ failure: 'no-session', cost: 0, attempt: 0 });
+  });
+
+  describe('budgets', () => {
+    it('stops a codon at its own limit and the hank at its shared limit', () => {
+      const hank = hankOf([codon('a', { budget: { maxDollars: 0.015 } }), codon('b'), codon('c')], {
+        budget: { maxDollars: 0.035 },
+      });
+      const result = run(hank, {
+        a: [{ sessions: [ok(0.02)] }],
+        b: [{ sessions: [ok(0.02)] }],
+      });
+      expect(result.executions[0]).toMatchObject({ status: 'completed', budgetExceeded: true });
+      // b may spend 0.015 of what is left: it is stopped too; c finds nothing left.
+      expect(result.executions[1]).toMatchObject({ status: 'completed', budgetExceeded: true });
+      expect(result.stops).toEqual(['budget-exceeded']);
+    });
+
+    it('ends a loop whose budget is spent and goes on after it', () => {
+      const hank = hankOf([
+        loop('l', { type: 'iterationLimit', limit: 5 }, [codon('x')], {
+          budget: { maxDollars: 0.025 },
+        }),
+        codon('after'),
+      ]);
+      const result = run(hank, {});
+      expect(ids(result.executions)).toEqual([
+        'x#0:completed',
+        'x#1:completed',
+        'x#2:completed',
+        'after:completed',
+      ]);
+      expect(result.executions[2]?.budgetExceeded).toBe(true);
+      expect(result.loops).toEqual([{ loopId: 'l', iteration: 2, reason: 'failure' }]);
+    });
+  });
+
+  describe('plateau loops', () => {
+    const plateau = (extra = {}) =>
+      hankOf([
+        loop(
+          'p',
+          { type: 'plateau', consensus: 2, minIterations: 1, maxIterations: 5 },
+          [codon('x'), codon('y')],
+          extra,
+        ),
+        codon('after'),
+      ]);
+
+    it('stops on a consensus of votes', () => {
+      const result = run(plateau(), { 'y#0': [{ vote: 'stop' }], 'y#1': [{ vote: 'stop' }] });
+      expect(result.loops).toEqual([{ loopId: 'p', iteration: 1, reason: 'plateau' }]);
+      expect(ids(result.executions).at(-1)).toBe('after:completed');
+    });
+
+    it('fails on an error vote, and the resume runs the iteration again', () => {
+      const result = run(
+        plateau(),
+        { 'y#1': [{ vote: 'error' }, { vote: 'stop' }], 'y#0': [{ vote: 'stop' }] },
+        {
+          steps: [{ kind: 'resume' }],
+        },
+      );
+      expect(ids(result.executions)).toEqual([
+        'x#0:completed',
+        'y#0:completed',
+        'x#1:completed',
+        'y#1:completed',
+        'x#1:completed',
+        'y#1:completed',
+        'after:completed',
+      ]);
+      expect(result.stops).toEqual(['failed', 'completed']);
+      expect(result.loops.map((ending) => ending.reason)).toEqual(['failure', 'plateau']);
+    });
+  });
+
+  it('guards against a loop that never ends', () => {
+    const hank = hankOf([
+      codon('a'),
+      loop('l', { type: 'contextExceeded' }, [
+        codon('x', { continuationMode: 'continue-previous' }),
+      ]),
+    ]);
+    expect(() => run(hank, {}, { maxExecutions: 50 })).toThrow(/did not end within 50/);
+  });
+});

@@ -1,0 +1,406 @@
+import { type CodonConfig, isLoopConfig, type LoopConfig } from '@hankweave/types';
+import { dollarLimits } from './budget.js';
+import {
+  DEFAULT_SESSION,
+  type Execution,
+  type Interpretation,
+  type InterpreterInput,
+  type LoopEnding,
+  type LoopTermination,
+  type PlateauVote,
+  type Stop,
+} from './outcomes.js';
+
+/*
+ * The reference interpreter: the executable specification of hank semantics. Given a hank and
+ * the outcome of every codon attempt, it says which codon executions must happen, in which
+ * order, how each process run of the runtime stops, and how each loop ends. The runtime is
+ * property-tested against it (packages/runtime/src/semantics). It is pure: no I/O, no clock.
+ *
+ * The rules, in the order a run meets them:
+ *
+ * Plan. Top-level codons keep their id; a loop contributes its iteration 0 (`id#0`). The plan
+ * is a list that decisions change: after a loop codon ends, the loop either terminates (every
+ * later entry of the loop leaves the plan) or its successor is made sure of (the next codon of
+ * the iteration, or the whole next iteration after the iteration's last codon), inserted right
+ * after it when missing. Decisions are idempotent, so a rollback never needs the plan undone.
+ *
+ * Next codon. The plan entry after the newest execution on the execution thread (the thread
+ * is every execution, less what resumes and rollbacks cut off); the first entry when the
+ * thread is empty. None: the run completed.
+ *
+ * Budget gate, before every codon that is not an automatic retry: when the hank's container has
+ * nothing left for it, the run stops (budget-exceeded, or budget-failed with `onExceeded:
+ * fail`); when its loop's container has nothing left, the loop's remaining entries leave the
+ * plan, the loop ends (`failure`), and the hank goes on after it (or the run fails with
+ * `onExceeded: fail`).
+ *
+ * An attempt. A `continue-previous` codon needs the newest usable execution, on the thread, of
+ * the plan entry before it (completed, or skipped after a message); without one it fails
+ * (`no-session`, not retriable) and no agent starts. Otherwise the outcome of the attempt plays:
+ * a skip or an interrupt ends it at once; else its sessions run in order, each adding its cost.
+ * When the attempt's spend passes its dollar limit, the runtime stops the agent: the codon
+ * completes, or fails (`budget`, not retriable) with `onExceeded: fail`, and nothing the
+ * session says afterwards counts. A session that exceeds the context completes the codon in a
+ * `contextExceeded` loop and fails it (not retriable) anywhere else; an API error fails it; an
+ * `ok` session is extended (`exhaustWithPrompt`) until `maxExtensions`, else it completes.
+ *
+ * Plateau votes. A completed attempt in a plateau loop records its vote; the last codon of an
+ * iteration that recorded none records `missing` (a continue), unless an earlier codon of the
+ * iteration voted. Only votes of executions on the thread count; the newest vote of an
+ * iteration wins.
+ *
+ * After a failure. An interrupt stops the run (`interrupted`). `ignore` goes on as if the codon
+ * had ended; `retry` runs the codon again (no budget gate) while the failure is retriable and
+ * attempts remain (`maxAttempts`, default 3); otherwise, and for `abort`, the run stops
+ * (`failed`).
+ *
+ * After a codon that completed, was skipped, or failed and was ignored, in a loop: the context
+ * was exceeded in a `contextExceeded` loop → the loop ends (`context_exceeded`). At the last
+ * codon of an iteration: a budget stop → `failure`; `iterationLimit` reached → `iteration_limit`;
+ * a plateau loop's verdict on the iteration's votes → `plateau`, `iteration_limit`, or an error
+ * vote: the loop ends (`failure`) and the run stops (`failed`); the iteration is abandoned, so
+ * the next resume runs it again.
+ *
+ * Retry series. A codon starts its series at attempt 1, except after an interrupt, when it goes
+ * on with the attempt that was interrupted.
+ *
+ * Resume. Every start after a stop continues after the newest execution on the thread that the
+ * plan moved past (completed, skipped, or failed with `ignore`; not one of an abandoned
+ * iteration): the thread is cut there. So a finished execution runs nothing more, and a failed
+ * codon runs again. A rollback then cuts the thread after the newest completed execution of the
+ * codon it names.
+ *
+ * Money spent stays spent: budgets count every execution, also those cut off the thread.
+ */
+
+interface Entry {
+  codonId: string;
+  codon: CodonConfig;
+  loop?: { config: LoopConfig; iteration: number; index: number };
+}
+
+interface Vote {
+  loopId: string;
+  /** 1-based, as seed 004's loop history counts iterations. */
+  iteration: number;
+  decision: PlateauVote | 'missing';
+  execution: number;
+}
+
+type Gate = { kind: 'run' } | { kind: 'loop-ended' } | { kind: 'stop'; stop: Stop };
+
+const iterationOf = (loop: LoopConfig, iteration: number): Entry[] =>
+  loop.codons.map((codon, index) => ({
+    codonId: `${codon.id}#${iteration}`,
+    codon,
+    loop: { config: loop, iteration, index },
+  }));
+
+/** The codon executions, stops and loop endings a hank must produce for the given outcomes. */
+export function interpret(input: InterpreterInput): Interpretation {
+  const { hank } = input;
+  const maxExecutions = input.maxExecutions ?? 10_000;
+  const plan: Entry[] = hank.hank.flatMap((item) =>
+    isLoopConfig(item) ? iterationOf(item, 0) : [{ codonId: item.id, codon: item }],
+  );
+  const executions: Execution[] = [];
+  /** The plan entry of each execution. */
+  const entryOf: Entry[] = [];
+  const stops: Stop[] = [];
+  const loops: LoopEnding[] = [];
+  const votes: Vote[] = [];
+  const abandoned = new Set<number>();
+  let thread: number[] = [];
+  let session = 0;
+
+  const onThread = (execution: number) => thread.includes(execution);
+  const planIndex = (codonId: string) => plan.findIndex((entry) => entry.codonId === codonId);
+
+  const nextEntry = (): Entry | undefined => {
+    const newest = thread.at(-1);
+    if (newest === undefined) return plan[0];
+    const at = planIndex((executions[newest] as Execution).codonId);
+    return at < 0 ? undefined : plan[at + 1];
+  };
+
+  const limitsOf = (entry: Entry) =>
+    dollarLimits(
+      hank,
+      {
+        ...(input.maxCost !== undefined ? { maxCost: input.maxCost } : {}),
+        ...(input.runtimeMaxDollars !== undefined
+          ? { runtimeMaxDollars: input.runtimeMaxDollars }
+          : {}),
+      },
+      entry.codon,
+      entry.loop?.config,
+      executions.map((execution) => ({
+        ...(execution.loopId !== undefined ? { loopId: execution.loopId } : {}),
+        baseId: execution.codonId.split('#')[0] ?? execution.codonId,
+        dollars: execution.cost,
+      })),
+    );
+
+  const endLoop = (entry: Entry, reason: LoopTermination, from = planIndex(entry.codonId) + 1) => {
+    const loopId = entry.loop?.config.id;
+    for (let at = plan.length - 1; at >= from; at--) {
+      if (plan[at]?.loop?.config.id === loopId) plan.splice(at, 1);
+    }
+    loops.push({ loopId: loopId ?? '', iteration: entry.loop?.iteration ?? 0, reason });
+  };
+
+  /** Makes sure `successors` follow the entry at `at`, in order, inserting the missing ones. */
+  const ensureAfter = (at: number, successors: readonly Entry[]) => {
+    let previous = at;
+    for (const successor of successors) {
+      const found = planIndex(successor.codonId);
+      if (found >= 0) previous = found;
+      else plan.splice(++previous, 0, successor);
+    }
+  };
+
+  const budgetGate = (entry: Entry): Gate => {
+    const exhausted = limitsOf(entry).exhausted;
+    if (!exhausted) return { kind: 'run' };
+    const fail = exhausted.onExceeded === 'fail';
+    if (exhausted.scope === 'loop' && entry.loop) {
+      endLoop(entry, 'failure', planIndex(entry.codonId));
+      return fail ? { kind: 'stop', stop: 'budget-failed' } : { kind: 'loop-ended' };
+    }
+    return { kind: 'stop', stop: fail ? 'budget-failed' : 'budget-exceeded' };
+  };
+
+  const continuable = (entry: Entry): boolean => {
+    const previous = plan[planIndex(entry.codonId) - 1];
+    if (!previous) return false;
+    return thread.some((index) => {
+      const execution = executions[index] as Execution;
+      return (
+        execution.codonId === previous.codonId &&
+        (execution.status === 'completed' ||
+          (execution.status === 'skipped' && execution.messages > 0))
+      );
+    });
+  };
+
+  const visibleVotes = (loopId: string) =>
+    votes.filter((vote) => vote.loopId === loopId && onThread(vote.execution));
+
+  const recordVote = (entry: Entry, execution: number, vote: PlateauVote | undefined) => {
+    const loop = entry.loop;
+    if (loop?.config.terminateOn.type !== 'plateau') return;
+    const reported = executions[execution]?.status === 'completed' ? vote : undefined;
+    const iteration = loop.iteration + 1;
+    const last = loop.index === loop.config.codons.length - 1;
+    const decided = visibleVotes(loop.config.id).some(
+      (earlier) => earlier.iteration === iteration && earlier.decision !== 'missing',
+    );
+    if (reported === undefined && (!last || decided)) return;
+    votes.push({ loopId: loop.config.id, iteration, decision: reported ?? 'missing', execution });
+  };
+
+  /** Runs one attempt; returns its execution's index (already on the thread). */
+  const runAttempt = (entry: Entry, retryAttempt: number): number => {
+    const attempt = executions.filter((execution) => execution.codonId === entry.codonId).length;
+    const base = {
+      codonId: entry.codonId,
+      ...(entry.loop ? { loopId: entry.loop.config.id } : {}),
+      attempt,
+      session,
+      retryAttempt,
+    };
+    const record = (execution: Execution, vote?: PlateauVote): number => {
+      executions.push(execution);
+      entryOf.push(entry);
+      const index = executions.length - 1;
+      thread.push(index);
+      recordVote(entry, index, vote);
+      return index;
+    };
+    if (entry.codon.continuationMode === 'continue-previous' && !continuable(entry)) {
+      return record({ ...base, status: 'failed', cost: 0, messages: 0, failure: 'no-session' });
+    }
+    const outcome = input.outcome(entry.codonId, attempt) ?? {};
+    if (outcome.stoppedBy === 'skip') {
+      return record({ ...base, status: 'skipped', cost: 0, messages: 1 });
+    }
+    if (outcome.stoppedBy === 'interrupt') {
+      return record({ ...base, status: 'failed', cost: 0, messages: 1, failure: 'interrupted' });
+    }
+    const limits = limitsOf(entry);
+    const contextLoop = entry.loop?.config.terminateOn.type === 'contextExceeded';
+    const sessions = entry.codon.exhaustWithPrompt ? 1 + entry.codon.maxExtensions : 1;
+    let cost = 0;
+    for (let index = 0; ; index++) {
+      const played = outcome.sessions?.[index] ?? DEFAULT_SESSION;
+      cost += played.cost;
+      const spent = { ...base, cost, messages: index + 1 };
+      if (limits.maxDollars !== undefined && cost > limits.maxDollars) {
+        return record(
+          limits.onExceeded === 'complete'
+            ? { ...spent, status: 'completed', budgetExceeded: true }
+            : { ...spent, status: 'failed', failure: 'budget', budgetExceeded: true },
+          outcome.vote,
+        );
+      }
+      switch (played.end) {
+        case 'context-exceeded':
+          return record(
+            contextLoop
+              ? { ...spent, status: 'completed', contextExceeded: true }
+              : { ...spent, status: 'failed', failure: 'context-exceeded', contextExceeded: true },
+            outcome.vote,
+          );
+        case 'retriable-error':
+        case 'fatal-error':
+          return record({ ...spent, status: 'failed', failure: played.end });
+        case 'ok':
+          if (index + 1 >= sessions) return record({ ...spent, status: 'completed' }, outcome.vote);
+      }
+    }
+  };
+
+  /** The plan after a loop codon that completed, was skipped or was ignored; true: the run fails. */
+  const afterCodon = (entry: Entry, index: number): boolean => {
+    const execution = executions[index] as Execution;
+    const loop = entry.loop;
+    if (!loop) return false;
+    const { config, iteration } = loop;
+    const at = planIndex(entry.codonId);
+    if (execution.contextExceeded && config.terminateOn.type === 'contextExceeded') {
+      endLoop(entry, 'context_exceeded');
+      return false;
+    }
+    if (loop.index < config.codons.length - 1) {
+      ensureAfter(at, iterationOf(config, iteration).slice(loop.index + 1, loop.index + 2));
+      return false;
+    }
+    if (execution.budgetExceeded) {
+      endLoop(entry, 'failure');
+      return false;
+    }
+    const terminate = config.terminateOn;
+    if (terminate.type === 'iterationLimit' && iteration >= terminate.limit - 1) {
+      endLoop(entry, 'iteration_limit');
+      return false;
+    }
+    if (terminate.type === 'plateau') {
+      const verdict = plateauVerdict(visibleVotes(config.id), terminate, iteration + 1);
+      if (verdict === 'error') {
+        endLoop(entry, 'failure');
+        for (const earlier of thread) {
+          const of = entryOf[earlier]?.loop;
+          if (of?.config.id === config.id && of.iteration === iteration) abandoned.add(earlier);
+        }
+        return true;
+      }
+      if (verdict) {
+        endLoop(entry, verdict);
+        return false;
+      }
+    }
+    ensureAfter(at, iterationOf(config, iteration + 1));
+    return false;
+  };
+
+  const seriesStart = (entry: Entry): number => {
+    const newest = executions.findLast((execution) => execution.codonId === entry.codonId);
+    return newest?.failure === 'interrupted' ? newest.retryAttempt : 1;
+  };
+
+  const runSession = (): Stop => {
+    let retry: { entry: Entry; retryAttempt: number } | undefined;
+    for (;;) {
+      if (executions.length >= maxExecutions) {
+        throw new Error(`The hank did not end within ${maxExecutions} executions`);
+      }
+      const entry = retry?.entry ?? nextEntry();
+      if (!entry) return 'completed';
+      if (!retry) {
+        const gate = budgetGate(entry);
+        if (gate.kind === 'stop') return gate.stop;
+        if (gate.kind === 'loop-ended') continue;
+      }
+      const retryAttempt = retry?.retryAttempt ?? seriesStart(entry);
+      retry = undefined;
+      const index = runAttempt(entry, retryAttempt);
+      const execution = executions[index] as Execution;
+      if (execution.failure === 'interrupted') return 'interrupted';
+      if (execution.status === 'failed') {
+        const policy = entry.codon.onFailure;
+        if (policy === 'ignore') execution.failureIgnored = true;
+        else {
+          const retriable = execution.failure === 'retriable-error';
+          const maxAttempts = entry.codon.retryConfig?.maxAttempts ?? 3;
+          if (policy === 'retry' && retriable && retryAttempt < maxAttempts) {
+            retry = { entry, retryAttempt: retryAttempt + 1 };
+            continue;
+          }
+          return 'failed';
+        }
+      }
+      if (afterCodon(entry, index)) return 'failed';
+    }
+  };
+
+  /** Cuts the thread after the newest execution the plan moved past. */
+  const cutAtResumePoint = () => {
+    const movedPast = (index: number) => {
+      const execution = executions[index] as Execution;
+      return (
+        !abandoned.has(index) &&
+        (execution.status !== 'failed' || execution.failureIgnored === true)
+      );
+    };
+    const keep = thread.findLastIndex(movedPast);
+    thread = thread.slice(0, keep + 1);
+  };
+
+  const rollBack = (target: number) => {
+    const completed = thread.filter((index) => executions[index]?.status === 'completed');
+    const codonIds = [
+      ...new Set(completed.map((index) => (executions[index] as Execution).codonId)),
+    ];
+    if (codonIds.length === 0) return;
+    const codonId = codonIds[target % codonIds.length];
+    const newest = completed.findLast((index) => executions[index]?.codonId === codonId);
+    thread = thread.slice(0, thread.indexOf(newest as number) + 1);
+  };
+
+  for (const step of [undefined, ...(input.steps ?? [])]) {
+    if (step !== undefined) {
+      session++;
+      cutAtResumePoint();
+      if (step.kind === 'rollback') rollBack(step.target);
+    }
+    stops.push(runSession());
+  }
+  return { executions, stops, loops };
+}
+
+/**
+ * A plateau loop's verdict after `iteration` (1-based): that iteration's newest vote is an error
+ * → `error`; from `minIterations` on, the last `consensus` iterations each voted stop →
+ * `plateau`; `maxIterations` reached → `iteration_limit`; else go on.
+ */
+function plateauVerdict(
+  votes: readonly Vote[],
+  rule: { consensus: number; minIterations: number; maxIterations: number },
+  iteration: number,
+): 'error' | 'plateau' | 'iteration_limit' | undefined {
+  const newest = new Map<number, Vote['decision']>();
+  for (const vote of votes)
+    if (vote.iteration <= iteration) newest.set(vote.iteration, vote.decision);
+  if (newest.get(iteration) === 'error') return 'error';
+  const consensus = Math.max(1, Math.floor(rule.consensus));
+  if (iteration >= rule.minIterations) {
+    let agreeing = 0;
+    for (let at = iteration; at > iteration - consensus && at >= 1; at--) {
+      if (newest.get(at) !== 'stop') break;
+      agreeing++;
+    }
+    if (agreeing === consensus) return 'plateau';
+  }
+  return iteration >= rule.maxIterations ? 'iteration_limit' : undefined;
+}
