@@ -143,6 +143,12 @@ export type Failure = z.infer<typeof failureSchema>;
 export const whenSchema = z
   .strictObject({
     lastToolResultContains: z.string().optional(),
+    anyToolResultContains: z
+      .string()
+      .optional()
+      .describe(
+        'Substring of any tool result so far (the conversation grows: a resumed session carries its history).',
+      ),
     lastUserMessageContains: z.string().optional(),
     systemContains: z.string().optional(),
     model: z.string().optional().describe('Substring of the requested model id.'),

@@ -3,7 +3,7 @@ import type { ScriptedModelError } from '../errors.js';
 import type { RecordedRequest } from '../recorded-request.js';
 import type { Failure } from '../script-schema.js';
 import { type ApiMessage, renderMessage } from './render-message.js';
-import type { MessagesRequest } from './request-view.js';
+import { type MessagesRequest, toolIdPrefix } from './request-view.js';
 import type { TurnSelector } from './select-turn.js';
 import { afterTurnDelay } from './turn-delay.js';
 
@@ -60,7 +60,7 @@ export function answerFromScript(
   const message = renderMessage(selection.value, {
     request: api.view,
     messageId: api.answerId,
-    idPrefix: `sm${conversation}t${turn}a${alternative}`,
+    idPrefix: toolIdPrefix(api.view, { conversation, turn, alternative }, entry.seq),
     fallbackDialect: 'pi',
     toolIdStart: api.toolIdStart,
   });

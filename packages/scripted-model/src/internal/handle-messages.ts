@@ -4,7 +4,12 @@ import type { RecordedRequest } from '../recorded-request.js';
 import { type Script, turnSchema } from '../script-schema.js';
 import { sendApiError, serveFailure } from './failures.js';
 import { type ApiMessage, renderMessage } from './render-message.js';
-import { isSideRequest, type MessagesRequest, messagesRequestSchema } from './request-view.js';
+import {
+  isSideRequest,
+  type MessagesRequest,
+  messagesRequestSchema,
+  toolIdPrefix,
+} from './request-view.js';
 import type { TurnSelector } from './select-turn.js';
 import { messageEvents } from './sse.js';
 import { afterTurnDelay } from './turn-delay.js';
@@ -63,7 +68,7 @@ export function handleMessages(
     return;
   }
   const { conversation, conversationName, turn, alternative } = selection;
-  const idPrefix = `sm${conversation}t${turn}a${alternative}`;
+  const idPrefix = toolIdPrefix(request, { conversation, turn, alternative }, entry.seq);
   const message = renderMessage(selection.value, { request, messageId, idPrefix });
   if (selection.type === 'failure') {
     entry.match = {

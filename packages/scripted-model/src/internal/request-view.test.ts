@@ -6,6 +6,7 @@ import {
   lastUserMessageText,
   messagesRequestSchema,
   systemText,
+  toolIdPrefix,
   workingDirectory,
 } from './request-view.js';
 
@@ -114,5 +115,26 @@ describe('request-view', () => {
       expect(isSideRequest({ 'user-agent': 'claude-cli/2.1.329' }, withTools)).toBe(false);
       expect(isSideRequest({ 'user-agent': 'ai/7.0.173' }, noTools)).toBe(false);
     });
+  });
+});
+
+describe('toolIdPrefix()', () => {
+  const address = { conversation: 1, turn: 0, alternative: 0 };
+  const call = (id: string) => ({
+    role: 'assistant' as const,
+    content: [{ type: 'tool_use', id, name: 'Bash', input: {} }],
+  });
+  it("keeps the turn's own prefix, and adds the request's number when the history has it", () => {
+    const fresh = { model: 'm', messages: [{ role: 'user' as const, content: 'go' }] };
+    expect(toolIdPrefix(fresh, address, 7)).toBe('sm1t0a0');
+    // A resumed session plays turn 0 again: the same id twice would lose the second result.
+    const resumed = {
+      model: 'm',
+      messages: [{ role: 'user' as const, content: 'go' }, call('toolu_sm1t0a0b0')],
+    };
+    expect(toolIdPrefix(resumed, address, 7)).toBe('sm1t0a0r7');
+    // Another turn's ids do not count.
+    const other = { model: 'm', messages: [call('toolu_sm11t0a0b0'), call('toolu_sm1t0a0r3b0x')] };
+    expect(toolIdPrefix(other, address, 7)).toBe('sm1t0a0');
   });
 });

@@ -87,6 +87,37 @@ export function lastToolResultText(request: MessagesRequest): string {
     .join('\n');
 }
 
+/** The text of every tool result in the request's history, oldest first. */
+export function allToolResultsText(request: MessagesRequest): string {
+  return request.messages
+    .filter((message) => message.role === 'user')
+    .flatMap((message) => blocksOf(message.content))
+    .filter((block) => block.type === 'tool_result')
+    .map(toolResultText)
+    .join('\n');
+}
+
+/**
+ * The prefix of the tool ids a turn's answer gets: `sm{conversation}t{turn}a{alternative}`, with
+ * `r{seq}` added when the history already holds a tool call of that prefix: a resumed session
+ * (`continue-previous`, an extension) plays the same turn again, and two tool calls of one id in
+ * one conversation make Claude Code drop the second's result ("[Tool use interrupted]").
+ */
+export function toolIdPrefix(
+  request: MessagesRequest,
+  address: { conversation: number; turn: number; alternative: number },
+  seq: number,
+): string {
+  const base = `sm${address.conversation}t${address.turn}a${address.alternative}b`;
+  const taken = request.messages
+    .filter((message) => message.role === 'assistant')
+    .flatMap((message) => blocksOf(message.content))
+    .some(
+      (block) => block.type === 'tool_use' && new RegExp(`${base}\\d+$`).test(String(block.id)),
+    );
+  return taken ? `${base.slice(0, -1)}r${seq}` : base.slice(0, -1);
+}
+
 /** How many assistant messages follow message index `after` (-1: the whole history). */
 export function assistantMessagesAfter(request: MessagesRequest, after: number): number {
   return request.messages.filter((message, index) => index > after && message.role === 'assistant')

@@ -154,6 +154,37 @@ describe('TurnSelector', () => {
       expect(after('all passed')).toMatchObject({ alternative: 2, value: text('done') });
     });
 
+    it('matches a tool result anywhere in the history with anyToolResultContains', () => {
+      const s = selector({
+        conversations: [
+          {
+            match: { marker: 'ROUND' },
+            turns: [
+              {
+                choose: [
+                  { when: { anyToolResultContains: 'round 2 done' }, ...text('too long') },
+                  text('go on'),
+                ],
+              },
+            ],
+          },
+        ],
+      });
+      // A resumed session: its new prompt comes after the earlier rounds' tool results.
+      const history = (rounds: number) =>
+        request(
+          Array.from({ length: rounds }, (_, at) => [
+            user('ROUND'),
+            assistant('count'),
+            toolResult(`round ${at + 1} done`),
+          ])
+            .flat()
+            .concat(user('ROUND')),
+        );
+      expect(s.select(history(1))).toMatchObject({ value: text('go on') });
+      expect(s.select(history(2))).toMatchObject({ value: text('too long') });
+    });
+
     it('reports SCRIPTED_MODEL_NO_TURN when no alternative holds', () => {
       const s = selector({
         conversations: [{ turns: [{ when: { systemContains: 'strict' }, ...text('a') }] }],

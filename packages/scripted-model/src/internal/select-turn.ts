@@ -1,6 +1,7 @@
 import { ScriptedModelError } from '../errors.js';
 import type { Conversation, Failure, Script, Turn, When } from '../script-schema.js';
 import {
+  allToolResultsText,
   assistantMessagesAfter,
   conversationKey,
   lastToolResultText,
@@ -51,6 +52,7 @@ function holds(when: When | undefined, request: MessagesRequest): boolean {
   if (when === undefined) return true;
   const checks: [string | undefined, () => string][] = [
     [when.lastToolResultContains, () => lastToolResultText(request)],
+    [when.anyToolResultContains, () => allToolResultsText(request)],
     [when.lastUserMessageContains, () => lastUserMessageText(request)],
     [when.systemContains, () => systemText(request)],
     [when.model, () => request.model],
