@@ -51,7 +51,7 @@ export {
 export { type ReadStateOptions, type ReadStateResult, readState } from './read/read-state.js';
 export { type RunTreeNode, runTree } from './read/run-tree.js';
 export { reduceState, replayTransitions } from './reducer/reduce-state.js';
-export { SERVER_CRASHED_REASON } from './reducer/run-transitions.js';
+export { endedByCrash, SERVER_CRASHED_REASON } from './reducer/run-transitions.js';
 export { type OpenStateStoreOptions, StateStore } from './state-store.js';
 export {
   type RepairResult,

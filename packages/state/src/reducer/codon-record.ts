@@ -132,6 +132,8 @@ export const transitionRecord = (
       setIfDefined(next, CHECKPOINT_FIELD_ON_TERMINAL[to], m.checkpointSha);
       setIfDefined(next, 'extensionCount', m.extensionCount);
       setIfDefined(next, 'budgetExceeded', m.budgetExceeded);
+      // Only when true: records of codons that stayed within their context look like the seed's.
+      if (m.contextExceeded === true) next.contextExceeded = true;
       if (next.sentinels !== undefined) next.sentinels = finalizeSentinels(next.sentinels);
       break;
     }

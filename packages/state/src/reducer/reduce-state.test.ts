@@ -13,6 +13,7 @@ import {
   tokens,
 } from '../testing/transitions.js';
 import { reduceState, replayTransitions } from './reduce-state.js';
+import { endedByCrash } from './run-transitions.js';
 
 const run = (...transitions: StateTransition[]): HankweaveState =>
   replayTransitions(emptyState(), [t.runStarted('r1'), ...transitions]);
@@ -233,6 +234,32 @@ describe('reduceState()', () => {
       });
       expect(record(state)).toMatchObject({ loopContext });
     });
+
+    it("keeps a retry attempt given to CodonStarted, and a first try's record has none", () => {
+      const retried = run({
+        type: 'CodonStarted',
+        data: { runId: 'r1', codonId: 'a', startTime: 't', retryAttempt: 3 },
+      });
+      expect(record(retried)).toMatchObject({ retryAttempt: 3 });
+      expect(record(run(t.codonStarted('r1', 'a')))).not.toHaveProperty('retryAttempt');
+    });
+
+    it('records an exceeded context on the terminal record, and nothing when it was not', () => {
+      const lifecycle = codonLifecycle('r1', 'a', 'running');
+      const exceeded = run(
+        ...lifecycle,
+        t.to('r1', 'a', 'running', 'completed', {
+          ...METADATA_FOR.completed,
+          contextExceeded: true,
+        }),
+      );
+      expect(record(exceeded)).toMatchObject({ status: 'completed', contextExceeded: true });
+      const within = run(
+        ...lifecycle,
+        t.to('r1', 'a', 'running', 'failed', { ...METADATA_FOR.failed, contextExceeded: false }),
+      );
+      expect(record(within)).not.toHaveProperty('contextExceeded');
+    });
   });
 
   describe('purity', () => {
@@ -295,5 +322,19 @@ describe('reduceState()', () => {
       expect(JSON.parse(JSON.stringify(state))).toEqual(state);
       expect(state.runs[0]?.codons.length).toBeGreaterThan(20);
     });
+  });
+});
+
+describe('endedByCrash()', () => {
+  it('tells a record that crash detection ended from one that failed on its own', () => {
+    const crashed = replayTransitions(emptyState(), [
+      t.runStarted('r1'),
+      ...codonLifecycle('r1', 'a', 'running'),
+      t.runCrashed('r1'),
+    ]);
+    expect(endedByCrash(record(crashed))).toBe(true);
+    const failed = run(...codonLifecycle('r1', 'a', 'failed'));
+    expect(endedByCrash(record(failed))).toBe(false);
+    expect(endedByCrash(record(run(...codonLifecycle('r1', 'a', 'completed'))))).toBe(false);
   });
 });

@@ -86,6 +86,7 @@ export const reduceState = (state: HankweaveState, transition: StateTransition):
           startTime: t.data.startTime,
           status: 'preparing',
           ...(t.data.loopContext === undefined ? {} : { loopContext: t.data.loopContext }),
+          ...(t.data.retryAttempt === undefined ? {} : { retryAttempt: t.data.retryAttempt }),
         };
         return { ...run, codons: [...run.codons, record] };
       });

@@ -1,4 +1,5 @@
 import {
+  type CodonExecution,
   type FailureReason,
   type HankweaveState,
   isTerminalCodonStatus,
@@ -16,6 +17,15 @@ export const SERVER_CRASHED_REASON: Readonly<FailureReason> = Object.freeze({
   retriable: false,
   message: 'Server crashed',
 });
+
+/**
+ * True for a record that crash detection ended (`RunCrashed`): an attempt its server's death cut
+ * short, not one that ended on its own. Its codon runs again as the same attempt.
+ */
+export const endedByCrash = (record: CodonExecution): boolean =>
+  record.status === 'failed' &&
+  record.exitCode === -1 &&
+  record.failureReason.message === SERVER_CRASHED_REASON.message;
 
 /** `RunStarted`: a new run, unshifted (runs are newest first), becomes the current run. */
 export const runStarted = (

@@ -58,6 +58,11 @@ const base = {
   startTime: timestampSchema,
   loopContext: loopContextSchema.optional(),
   rigSetupCheckpoint: z.string().optional(),
+  /**
+   * The attempt's place in its retry series (`onFailure: "retry"`), when it is not the first
+   * try: durable, so a crash between attempts grants no extra retry. Ours only.
+   */
+  retryAttempt: z.number().int().min(2).optional(),
 };
 
 export const preparingCodonSchema = z.looseObject({ ...base, status: z.literal('preparing') });
@@ -110,6 +115,11 @@ const terminalFields = {
   claudeLogPath: z.string().optional(),
   previousSessionId: z.string().optional(),
   extensionCount: z.number().int().nonnegative().optional(),
+  /**
+   * True when the agent exceeded its context window: in a `contextExceeded` loop this ended the
+   * loop (the decision must survive a crash). Absent otherwise, and in the original's files.
+   */
+  contextExceeded: z.boolean().optional(),
   // Absent when the codon had no sentinels configured (seen in real files).
   sentinels: executedSentinelsSchema.optional(),
 };

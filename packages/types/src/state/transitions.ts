@@ -75,6 +75,8 @@ export const stateTransitionSchema = z.discriminatedUnion('type', [
       ...codonRef,
       startTime: timestampSchema,
       loopContext: loopContextSchema.optional(),
+      /** The attempt's place in its retry series when it is not the first try (2, 3 ...). */
+      retryAttempt: z.number().int().min(2).optional(),
     }),
   }),
   z.looseObject({
