@@ -125,6 +125,24 @@ describe('interpret()', () => {
     });
   });
 
+  it('ends a contextExceeded loop whose iteration only failed: it could never overflow', () => {
+    const hank = hankOf([
+      codon('first'),
+      loop('grow', { type: 'contextExceeded' }, [
+        codon('work', { continuationMode: 'continue-previous', onFailure: 'ignore' }),
+      ]),
+      codon('after'),
+    ]);
+    const result = run(hank, { 'work#1': [{ sessions: [fatal] }] });
+    expect(ids(result.executions)).toEqual([
+      'first:completed',
+      'work#0:completed',
+      'work#1:failed',
+      'after:completed',
+    ]);
+    expect(result.loops).toEqual([{ loopId: 'grow', iteration: 1, reason: 'failure' }]);
+  });
+
   it('fails a codon that exceeds the context outside a contextExceeded loop', () => {
     const result = run(hankOf([codon('a'), codon('b')]), { a: [{ sessions: [context] }] });
     expect(result.executions[0]).toMatchObject({ status: 'failed', failure: 'context-exceeded' });
@@ -228,6 +246,20 @@ describe('interpret()', () => {
       expect(result.executions[2]?.budgetExceeded).toBe(true);
       expect(result.loops).toEqual([{ loopId: 'l', iteration: 2, reason: 'failure' }]);
     });
+  });
+
+  it('fails at a loop whose spent budget says fail, and a resume meets it again', () => {
+    const hank = hankOf([
+      loop('l', { type: 'iterationLimit', limit: 5 }, [codon('x')], {
+        budget: { maxDollars: 0.015, onExceeded: 'fail' },
+      }),
+      codon('after'),
+    ]);
+    const result = run(hank, {}, { steps: [{ kind: 'resume' }] });
+    // x#1 crosses the loop's budget: it fails (budget) and the run fails; the resume finds the
+    // budget spent at x#1 and fails again, without running `after`.
+    expect(ids(result.executions)).toEqual(['x#0:completed', 'x#1:failed']);
+    expect(result.stops).toEqual(['failed', 'budget-failed']);
   });
 
   describe('plateau loops', () => {

@@ -31,9 +31,9 @@ import {
  *
  * Budget gate, before every codon that is not an automatic retry: when the hank's container has
  * nothing left for it, the run stops (budget-exceeded, or budget-failed with `onExceeded:
- * fail`); when its loop's container has nothing left, the loop's remaining entries leave the
- * plan, the loop ends (`failure`), and the hank goes on after it (or the run fails with
- * `onExceeded: fail`).
+ * fail`); when its loop's container has nothing left, the loop ends (`failure`): its remaining
+ * entries leave the plan and the hank goes on after it, or, with `onExceeded: fail`, the run
+ * stops (budget-failed) with the loop still in the plan, so a resume meets it again.
  *
  * An attempt. A `continue-previous` codon needs the newest usable execution, on the thread, of
  * the plan entry before it (completed, or skipped after a message); without one it fails
@@ -57,8 +57,9 @@ import {
  *
  * After a codon that completed, was skipped, or failed and was ignored, in a loop: the context
  * was exceeded in a `contextExceeded` loop → the loop ends (`context_exceeded`). At the last
- * codon of an iteration: a budget stop → `failure`; `iterationLimit` reached → `iteration_limit`;
- * a plateau loop's verdict on the iteration's votes → `plateau`, `iteration_limit`, or an error
+ * codon of an iteration: a budget stop → `failure`; in a `contextExceeded` loop, an iteration whose
+ * codons all failed (ignored) → `failure` (its session cannot grow, so it would never overflow);
+ * `iterationLimit` reached → `iteration_limit`; a plateau loop's verdict on the iteration's votes → `plateau`, `iteration_limit`, or an error
  * vote: the loop ends (`failure`) and the run stops (`failed`); the iteration is abandoned, so
  * the next resume runs it again.
  *
@@ -165,8 +166,14 @@ export function interpret(input: InterpreterInput): Interpretation {
     if (!exhausted) return { kind: 'run' };
     const fail = exhausted.onExceeded === 'fail';
     if (exhausted.scope === 'loop' && entry.loop) {
+      // With `fail` the run stops at the loop, which stays in the plan: a resume meets the same
+      // spent budget again instead of going on after the loop as if it had ended well.
+      if (fail) {
+        endLoop(entry, 'failure', plan.length);
+        return { kind: 'stop', stop: 'budget-failed' };
+      }
       endLoop(entry, 'failure', planIndex(entry.codonId));
-      return fail ? { kind: 'stop', stop: 'budget-failed' } : { kind: 'loop-ended' };
+      return { kind: 'loop-ended' };
     }
     return { kind: 'stop', stop: fail ? 'budget-failed' : 'budget-exceeded' };
   };
@@ -261,6 +268,18 @@ export function interpret(input: InterpreterInput): Interpretation {
     }
   };
 
+  /** True when every codon of the iteration failed (the newest execution of each, on the thread). */
+  const iterationFailed = (loopId: string, iteration: number): boolean => {
+    const newest = new Map<string, Execution>();
+    for (const index of thread) {
+      const of = entryOf[index]?.loop;
+      if (of?.config.id === loopId && of.iteration === iteration) {
+        newest.set((executions[index] as Execution).codonId, executions[index] as Execution);
+      }
+    }
+    return [...newest.values()].every((execution) => execution.status === 'failed');
+  };
+
   /** The plan after a loop codon that completed, was skipped or was ignored; true: the run fails. */
   const afterCodon = (entry: Entry, index: number): boolean => {
     const execution = executions[index] as Execution;
@@ -281,6 +300,10 @@ export function interpret(input: InterpreterInput): Interpretation {
       return false;
     }
     const terminate = config.terminateOn;
+    if (terminate.type === 'contextExceeded' && iterationFailed(config.id, iteration)) {
+      endLoop(entry, 'failure');
+      return false;
+    }
     if (terminate.type === 'iterationLimit' && iteration >= terminate.limit - 1) {
       endLoop(entry, 'iteration_limit');
       return false;
