@@ -1,7 +1,6 @@
 import { isLoopConfig, type LoopConfig } from '@hankweave/types';
 import type { CodonAttempt } from '../codon/codon-attempt.js';
 import { DATA_LINK_NAME } from '../execution/layout.js';
-import { type CodonEnding, expandAfterCodon } from '../plan/planner.js';
 import { emit, type RuntimeContext } from '../runtime/runtime-context.js';
 import { type ArchiveLocation, type FailedPath, moveToArchive } from './archive-store.js';
 
@@ -50,7 +49,8 @@ export async function archiveAfterCodon(
   attempt: CodonAttempt,
   status: 'completed' | 'failed' | 'skipped',
   checkpointSha: string | undefined,
-  ending: Omit<CodonEnding, 'codonId' | 'failed'>,
+  /** The plan decided that the codon's loop ends with it. */
+  loopEnds: boolean,
 ): Promise<CodonArchives | undefined> {
   const { context, codon, entry, codonId } = attempt;
   if (context.abandoned.aborted || checkpointSha === undefined || status === 'failed') return;
@@ -79,14 +79,7 @@ export async function archiveAfterCodon(
 
   const loop = loopContext ? loopOf(context, loopContext.loopId) : undefined;
   if (loopContext && loop?.archiveOnSuccess?.length) {
-    // The same decision decideAfterCodon takes next: does the loop end with this codon?
-    const ended = expandAfterCodon(
-      context.store.state.executionPlan,
-      context.config,
-      { ...ending, codonId, failed: false },
-      context.sessions.history(loop.id),
-    ).iterationEnded;
-    if (ended?.isFinal) {
+    if (loopEnds) {
       result.loop = await archive(context, location, {
         sources: resolveGlobs(context, loop.archiveOnSuccess),
         archiveDir: `${loop.id}-loop`,

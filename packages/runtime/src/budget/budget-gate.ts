@@ -18,11 +18,11 @@ const spentMessage = (exhausted: Exhausted): string =>
 
 /**
  * Checks, before a codon starts, that its containers have budget left (reference §1.7: later
- * codons get what remains). A spent loop budget ends the loop (the rest of its plan entries are
- * dropped, `loop.iteration.completed` says `failure`) and the hank goes on after it; a spent hank
- * budget stops the hank, with the remaining codons not run. Either fails the run when the
- * container's `onExceeded` is `fail`; the caller then shuts down (`budget exceeded` or
- * `budget failure`), which ends the run.
+ * codons get what remains). A spent loop budget ends the loop (`loop.iteration.completed` says
+ * `failure`): the rest of its plan entries are dropped and the hank goes on after it, or, with
+ * `onExceeded: fail`, the run fails at the loop, which stays in the plan. A spent hank budget
+ * stops the hank, with the remaining codons not run (the run fails with `fail`). The caller then
+ * shuts down (`budget exceeded` or `budget failure`), which ends the run.
  */
 export function budgetGate(context: RuntimeContext, entry: ExecutionCodonEntry): BudgetGate {
   const exhausted = codonLimits(context, entry).exhausted;
@@ -31,15 +31,22 @@ export function budgetGate(context: RuntimeContext, entry: ExecutionCodonEntry):
   const index = plan.indexOf(entry);
   if (exhausted.scope === 'loop' && exhausted.id !== undefined) {
     const loopId = exhausted.id;
+    const fail = exhausted.onExceeded === 'fail';
     const dropped = plan.slice(index).filter((later) => later.loopContext?.loopId === loopId);
     info(
       context,
-      `Loop ${loopId} budget spent (${spentMessage(exhausted)}): ${dropped.length} codon(s) not run, the loop ends`,
+      fail
+        ? `Loop ${loopId} budget spent (${spentMessage(exhausted)}): the run fails at this loop (onExceeded: fail)`
+        : `Loop ${loopId} budget spent (${spentMessage(exhausted)}): ${dropped.length} codon(s) not run, the loop ends`,
     );
-    transition(context, {
-      type: 'ExecutionPlanUpdated',
-      data: { executionPlan: plan.filter((candidate) => !dropped.includes(candidate)) },
-    });
+    // With `fail` the loop stays in the plan: a resume meets the same spent budget again instead
+    // of going on after the loop as if it had ended well.
+    if (!fail) {
+      transition(context, {
+        type: 'ExecutionPlanUpdated',
+        data: { executionPlan: plan.filter((candidate) => !dropped.includes(candidate)) },
+      });
+    }
     const iteration = entry.loopContext?.iteration ?? 0;
     emit(context, 'loop.iteration.completed', {
       loopId,
@@ -48,7 +55,7 @@ export function budgetGate(context: RuntimeContext, entry: ExecutionCodonEntry):
       isFinal: true,
       terminationReason: 'failure',
     });
-    return exhausted.onExceeded === 'fail' ? { kind: 'stop', fail: true } : { kind: 'loop-ended' };
+    return fail ? { kind: 'stop', fail: true } : { kind: 'loop-ended' };
   }
   const remaining = plan.length - Math.max(0, index);
   info(

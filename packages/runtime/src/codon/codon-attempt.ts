@@ -9,6 +9,7 @@ import { type RuntimeContext, transition } from '../runtime/runtime-context.js';
 import { progressPatternsUpTo } from '../session-tracking/session-names.js';
 import type { CheckpointHint } from './checkpoint-hint.js';
 import type { CodonControl } from './codon-control.js';
+import { nextRetryAttempt } from './retry-series.js';
 import { patternsUpTo } from './tracked-files.js';
 
 /** One attempt of one codon: what every phase of `runCodon` reads. */
@@ -26,6 +27,8 @@ export interface CodonAttempt {
   readonly startedMs: number;
   /** ISO time of `CodonStarted`. */
   readonly startTime: string;
+  /** The attempt's place in its retry series: 1 for a first try (recorded in state when > 1). */
+  readonly retryAttempt: number;
 }
 
 /** Opens a codon attempt: records `CodonStarted`; the codon is then `preparing`. */
@@ -39,12 +42,13 @@ export function beginCodon(
   },
 ): CodonAttempt {
   const { runId, entry, control } = input;
+  const codon = entryCodon(entry);
   const attempt: CodonAttempt = {
     context,
     runId,
     entry,
     codonId: entry.codonId,
-    codon: entryCodon(entry),
+    codon,
     control,
     hint: input.hint,
     // Progress files are tracked, so they are checkpointed and rolled back with the loop's files.
@@ -61,6 +65,7 @@ export function beginCodon(
     ],
     startedMs: Date.now(),
     startTime: context.clock().toISOString(),
+    retryAttempt: nextRetryAttempt(context.store.state, entry.codonId, codon),
   };
   transition(context, {
     type: 'CodonStarted',
@@ -69,6 +74,7 @@ export function beginCodon(
       codonId: attempt.codonId,
       startTime: attempt.startTime,
       ...(entry.loopContext ? { loopContext: entry.loopContext } : {}),
+      ...(attempt.retryAttempt > 1 ? { retryAttempt: attempt.retryAttempt } : {}),
     },
   });
   control.status = 'preparing';

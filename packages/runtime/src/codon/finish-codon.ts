@@ -12,6 +12,8 @@ import { archiveAfterCodon, type CodonArchives } from '../archive/archive-after-
 import { describeExceeded } from '../budget/budget-watchdog.js';
 import { RuntimeError } from '../errors.js';
 import { copyOutputsOfAttempt, type OutputFailure } from '../outputs/codon-outputs.js';
+import { type PlanDecision, planAfterCodon } from '../plan/plan-after-codon.js';
+import { samePlan } from '../plan/planner.js';
 import { info, reportError, transition } from '../runtime/runtime-context.js';
 import { afterAgent } from '../session-tracking/codon-session.js';
 import { type CodonAttempt, type CodonMove, moveCodon } from './codon-attempt.js';
@@ -51,6 +53,10 @@ export interface CodonRunOutcome {
   archives?: CodonArchives;
   /** Why the codon's `outputFiles` could not be copied; the run fails after `codon.completed`. */
   outputFailure?: OutputFailure;
+  /** The attempt's place in its retry series (1 for a first try). */
+  retryAttempt: number;
+  /** What the ending decided (recorded with the terminal transition): policy, plan, loop. */
+  decision: PlanDecision;
 }
 
 /** A failure before or outside the agent. */
@@ -227,14 +233,35 @@ export async function finishCodon(
       };
     }
   }
-  // The loop's decision is on disk before the terminal transition: a crash in between re-runs
+  // The loop's history is on disk before the terminal transition: a crash in between re-runs
   // the codon (its record is replaced), and once the codon reads completed, the loop's history
   // already says whether it ends.
   if (!context.abandoned.aborted) await afterAgent(attempt, final.status, ending.outcome);
+  // What the agent printed after the runtime stopped it (a skip, a budget, a shutdown) decides
+  // nothing: whether its context overflowed then depends only on timing.
+  const contextExceeded = control.stopReason ? false : (agent?.contextExceeded ?? false);
+  const decision = planAfterCodon(attempt, {
+    status: final.status,
+    ...(final.status === 'failed' ? { failureReason: final.failureReason } : {}),
+    interrupted,
+    contextExceeded,
+    budgetExceeded: !!final.budgetExceeded,
+  });
+  // One synchronous turn: the terminal transition and the plan it decides go into the same
+  // state save, so a crash can never leave a finished codon whose loop decision is lost.
   moveCodon(
     attempt,
-    terminalMove(final, failedDuring, agent, checkpointType === 'exit' ? undefined : checkpointSha),
+    terminalMove(
+      final,
+      failedDuring,
+      contextExceeded,
+      checkpointType === 'exit' ? undefined : checkpointSha,
+    ),
   );
+  const expanded = decision.expansion?.plan;
+  if (expanded && !samePlan(expanded, context.store.state.executionPlan)) {
+    transition(context, { type: 'ExecutionPlanUpdated', data: { executionPlan: expanded } });
+  }
   // outputFiles are copied before archiveOnSuccess moves files away (reference §5.5 step 12); a
   // failed copy leaves them in place and fails the run after codon.completed.
   const outputFailure = await copyOutputsOfAttempt(attempt, final.status);
@@ -244,10 +271,7 @@ export async function finishCodon(
         attempt,
         final.status,
         checkpointType === 'exit' ? undefined : checkpointSha,
-        {
-          contextExceeded: agent?.contextExceeded ?? false,
-          budgetExceeded: !!final.budgetExceeded,
-        },
+        decision.expansion?.iterationEnded?.isFinal === true,
       );
   const record = context.store.state.runs
     .find((run) => run.runId === runId)
@@ -263,7 +287,7 @@ export async function finishCodon(
     codonId,
     status: final.status,
     ...(final.status === 'failed' ? { failureReason: final.failureReason, failedDuring } : {}),
-    contextExceeded: agent?.contextExceeded ?? false,
+    contextExceeded,
     cost,
     durationMs: Date.now() - attempt.startedMs,
     exitStatus: final.exitStatus,
@@ -271,6 +295,8 @@ export async function finishCodon(
     ...(final.budgetExceeded ? { budgetExceeded: final.budgetExceeded } : {}),
     ...(archives ? { archives } : {}),
     ...(outputFailure ? { outputFailure } : {}),
+    retryAttempt: attempt.retryAttempt,
+    decision,
   };
 }
 
@@ -278,13 +304,13 @@ export async function finishCodon(
 function terminalMove(
   ending: Ending,
   during: ActiveCodonStatus,
-  agent: AgentRun | undefined,
+  contextExceeded: boolean,
   checkpointSha: string | undefined,
 ): CodonMove {
   const common = {
     exitCode: ending.exitCode,
     resultMessageReceived: ending.outcome?.resultReceived ?? false,
-    contextExceeded: agent?.contextExceeded ?? false,
+    contextExceeded,
     ...(checkpointSha ? { checkpointSha } : {}),
     ...(ending.budgetExceeded ? { budgetExceeded: ending.budgetExceeded } : {}),
   };

@@ -129,6 +129,40 @@ describe('expandAfterCodon()', () => {
     expect(ids(result.plan)).not.toContain('edit#1');
   });
 
+  it('drops every later entry of a loop that ends, also iterations a rollback left behind', () => {
+    const config = hank({ type: 'contextExceeded' });
+    // The plan after iterations 0..2 ran; a rollback went back to edit#1, which now overflows.
+    let plan = buildInitialPlan(config);
+    for (const codonId of ['review#0', 'review#1']) {
+      plan = expandAfterCodon(plan, config, { codonId }).plan;
+    }
+    expect(ids(plan)).toContain('review#2');
+    const ended = expandAfterCodon(plan, config, { codonId: 'edit#1', contextExceeded: true });
+    expect(ids(ended.plan)).toEqual(['survey', 'edit#0', 'review#0', 'edit#1', 'final']);
+  });
+
+  it('puts back the rest of an iteration that an earlier decision dropped', () => {
+    const config = hank({ type: 'contextExceeded' });
+    const dropped = expandAfterCodon(buildInitialPlan(config), config, {
+      codonId: 'edit#0',
+      contextExceeded: true,
+    }).plan;
+    expect(ids(dropped)).not.toContain('review#0');
+    // After a rollback to survey, edit#0 runs again and this time stays within its context.
+    const again = expandAfterCodon(dropped, config, { codonId: 'edit#0' });
+    expect(ids(again.plan)).toEqual(['survey', 'edit#0', 'review#0', 'final']);
+  });
+
+  it('ends a contextExceeded loop whose iteration only failed', () => {
+    const config = hank({ type: 'contextExceeded' });
+    const result = expandAfterCodon(buildInitialPlan(config), config, {
+      codonId: 'review#0',
+      iterationFailed: true,
+    });
+    expect(result.iterationEnded).toMatchObject({ isFinal: true, terminationReason: 'failure' });
+    expect(ids(result.plan)).not.toContain('edit#1');
+  });
+
   it('leaves the plan alone after a codon outside loops', () => {
     const config = hank({ type: 'iterationLimit', limit: 2 });
     const plan = buildInitialPlan(config);

@@ -39,7 +39,8 @@ export interface CodonEnding {
   codonId: string;
   contextExceeded?: boolean;
   budgetExceeded?: boolean;
-  failed?: boolean;
+  /** Every codon of the iteration failed (this one included): a contextExceeded loop ends. */
+  iterationFailed?: boolean;
 }
 
 export interface Expansion {
@@ -55,13 +56,34 @@ export interface Expansion {
   };
 }
 
+/** Makes sure `successors` follow the entry at `index`, in order, inserting the missing ones. */
+function ensureAfter(
+  plan: readonly ExecutionCodonEntry[],
+  index: number,
+  successors: readonly ExecutionCodonEntry[],
+): ExecutionCodonEntry[] {
+  const next = [...plan];
+  let previous = index;
+  for (const successor of successors) {
+    const found = next.findIndex((entry) => entry.codonId === successor.codonId);
+    if (found >= 0) previous = found;
+    else next.splice(++previous, 0, successor);
+  }
+  return next;
+}
+
 /**
- * Decides what follows a codon of a loop (reference §1.5, §6.6, plus plateau loops): drop the
- * rest of the iteration when the context was exceeded in a `contextExceeded` loop; at the last
- * codon of an iteration either stop (limit, budget, plateau consensus) or insert the next
- * iteration right after it. Codons outside loops leave the plan unchanged.
+ * Decides what follows a codon of a loop (reference §1.5, §6.6, plus plateau loops; the rules are
+ * the reference interpreter's, `@hankweave/hank`). When the loop terminates, every later entry of
+ * the loop leaves the plan (the rest of this iteration, and iterations a rollback left behind);
+ * a `contextExceeded` loop terminates at any codon whose context was exceeded, the others at the
+ * last codon of an iteration (limit, budget, plateau consensus or error). When it goes on, its
+ * successor is made sure of: the next codon of the iteration, or the whole next iteration after
+ * the last codon, inserted right after it when missing (a rollback may have run this codon again
+ * after an earlier decision dropped them). Idempotent: applying it twice changes nothing more.
+ * Codons outside loops leave the plan unchanged.
  *
- * `history` is the loop's recorded iteration decisions (its loop state file's `history`, 1-based
+ * `history` is the loop's recorded iteration decisions on the execution thread (1-based
  * iterations): plateau termination is `plateauVerdict` of it, a pure function of the record.
  */
 export function expandAfterCodon(
@@ -85,16 +107,8 @@ export function expandAfterCodon(
     };
   }
   const { iteration } = context;
-  const stop = (reason: LoopTermination, keepUntil: number, decisionError = false): Expansion => ({
-    plan: [
-      ...plan.slice(0, keepUntil + 1),
-      ...plan
-        .slice(keepUntil + 1)
-        .filter(
-          (later) =>
-            later.loopContext?.loopId !== loop.id || later.loopContext.iteration !== iteration,
-        ),
-    ],
+  const stop = (reason: LoopTermination, decisionError = false): Expansion => ({
+    plan: plan.filter((later, at) => at <= index || later.loopContext?.loopId !== loop.id),
     iterationEnded: {
       loopId: loop.id,
       iteration,
@@ -104,39 +118,40 @@ export function expandAfterCodon(
     },
   });
   if (ending.contextExceeded && loop.terminateOn.type === 'contextExceeded') {
-    return stop('context_exceeded', index);
+    return stop('context_exceeded');
   }
   const isLastOfIteration = context.codonIndexInLoop === loop.codons.length - 1;
-  if (!isLastOfIteration) return { plan: [...plan] };
+  if (!isLastOfIteration) {
+    const next = iterationEntries(loop, iteration).slice(context.codonIndexInLoop + 1);
+    return { plan: ensureAfter(plan, index, next.slice(0, 1)) };
+  }
 
   const terminate = loop.terminateOn;
   let reason: LoopTermination | undefined;
   if (ending.budgetExceeded) reason = 'failure';
+  // An iteration that only failed never grows its session, so it would never overflow.
+  else if (terminate.type === 'contextExceeded' && ending.iterationFailed) reason = 'failure';
   else if (terminate.type === 'iterationLimit' && iteration >= terminate.limit - 1)
     reason = 'iteration_limit';
   else if (terminate.type === 'plateau') {
     const verdict = plateauVerdict(history, terminate, iteration + 1);
     if (verdict.stop) {
-      if (verdict.reason === 'error') return stop('failure', index, true);
+      if (verdict.reason === 'error') return stop('failure', true);
       reason = verdict.reason;
     }
   }
-  if (reason) return stop(reason, index);
-  // Idempotent: the next iteration may be in the plan already (a rollback re-ran this one, or a
-  // crash came between the codon's completion and this expansion, which is then applied again).
-  const expanded = plan.some(
-    (later) =>
-      later.loopContext?.loopId === loop.id && later.loopContext.iteration === iteration + 1,
-  );
-  if (expanded) {
-    return { plan: [...plan], iterationEnded: { loopId: loop.id, iteration, isFinal: false } };
-  }
-  const next = iterationEntries(loop, iteration + 1);
+  if (reason) return stop(reason);
   return {
-    plan: [...plan.slice(0, index + 1), ...next, ...plan.slice(index + 1)],
+    plan: ensureAfter(plan, index, iterationEntries(loop, iteration + 1)),
     iterationEnded: { loopId: loop.id, iteration, isFinal: false },
   };
 }
+
+/** True when two plans hold the same entries in the same order. */
+export const samePlan = (
+  a: readonly ExecutionCodonEntry[],
+  b: readonly ExecutionCodonEntry[],
+): boolean => a.length === b.length && a.every((entry, at) => entry.codonId === b[at]?.codonId);
 
 /** The codon config of a plan entry, typed (plans are frozen copies of hank.json codons). */
 export const entryCodon = (entry: ExecutionCodonEntry): CodonConfig =>

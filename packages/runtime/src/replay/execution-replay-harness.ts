@@ -98,7 +98,7 @@ export class ExecutionReplayHarness implements AgentHarness {
     if (path === undefined) {
       throw new HarnessError(
         'HARNESS_LOG_NOT_FOUND',
-        `Replay: no recorded agent log for codon ${codonId} in ${this.options.searched} (looked for {runId}/${codonFileName(codonId)}-claude.log)`,
+        `Replay: no recorded agent log for codon ${codonId} in ${this.options.searched}: state.json names none that exists (claudeLogPath), and there is no {runId}/${codonFileName(codonId)}-claude.log. Replay an execution that ran this codon, or remove the codon from the hank.`,
         { details: { codonId, path: this.options.searched } },
       );
     }

@@ -79,10 +79,10 @@ describe('replay of an original-style execution directory', () => {
       mkdirSync(join(runs, run), { recursive: true });
       writeFileSync(join(runs, run, name), '');
     }
-    // run-b started first, run-a later: state.json's order wins over the names.
+    // state.json lists runs newest first: run-a is the newer, whatever the names say.
     writeFileSync(
       join(dir.path, 'ours', '.hankweave', 'state.json'),
-      JSON.stringify({ runs: [{ runId: 'run-b' }, { runId: 'run-a' }] }),
+      JSON.stringify({ runs: [{ runId: 'run-a' }, { runId: 'run-b' }] }),
     );
     const execution = openRecordedExecution(join(dir.path, 'ours'));
     expect(execution?.runIds).toEqual(['run-b', 'run-a']);
@@ -93,6 +93,116 @@ describe('replay of an original-style execution directory', () => {
     expect(openRecordedExecution(join(dir.path, 'ours', '.hankweave'))?.runsDir).toBe(runs);
     expect(openRecordedExecution(join(dir.path, 'data'))).toBeUndefined();
   });
+});
+
+describe("replay of the original runtime's loop execution", () => {
+  // The original names a loop codon's log after its runtime id with `-` for `#`
+  // (`loop-codon-0-claude.log`) and records the path in state.json (`claudeLogPath`, relative to
+  // .hankweave/); its records carry the fields of its era (compatibility.md), its logs no
+  // timestamps. Each codon costs what its log says: 1, 2, 3 and 1 turns of $0.006.
+  const RUN = '1740830400000-k3x9p';
+  const codons = [
+    { id: 'intro', turns: 1 },
+    { id: 'loop-codon#0', turns: 2, log: 'loop-codon-0', loop: 0 },
+    { id: 'loop-codon#1', turns: 3, log: 'loop-codon-1', loop: 1 },
+    { id: 'outro', turns: 1 },
+  ];
+  const hank = {
+    meta: { name: 'original-loop', version: '1.0.0' },
+    hank: [
+      codon('intro'),
+      {
+        type: 'loop',
+        id: 'refine',
+        name: 'Refine',
+        terminateOn: { type: 'iterationLimit', limit: 2 },
+        codons: [codon('loop-codon', { onFailure: 'abort' })],
+      },
+      codon('outro'),
+    ],
+  };
+
+  function writeRecording(): string {
+    const root = join(dir.path, 'original-loop');
+    mkdirSync(join(root, '.hankweave', 'runs', RUN), { recursive: true });
+    const records = codons.map((entry) => {
+      const logPath = `runs/${RUN}/${entry.log ?? entry.id}-claude.log`;
+      const lines = buildAgentLog({ turns: Array.from({ length: entry.turns }, () => TURN) });
+      writeFileSync(join(root, '.hankweave', logPath), `${lines.join('\n')}\n`);
+      const cost = entry.turns * 0.006;
+      return {
+        codonId: entry.id,
+        startTime: '2025-03-01T12:00:00.000Z',
+        status: 'completed',
+        endTime: '2025-03-01T12:01:00.000Z',
+        claudePid: 4242,
+        claudeSessionId: `session-${entry.id}`,
+        claudeLogPath: logPath,
+        exitCode: 0,
+        finalCost: cost,
+        finalTokens: {
+          inputTokens: 1000,
+          outputTokens: 200,
+          cacheCreationTokens: 0,
+          cacheReadTokens: 0,
+        },
+        resultMessageReceived: true,
+        assistantMessageCount: entry.turns,
+        budgetExceeded: null,
+        currentCost: cost,
+        extensionCount: 0,
+        completionCheckpoint: `sha-${entry.id}`,
+        ...(entry.loop === undefined
+          ? {}
+          : { loopContext: { loopId: 'refine', iteration: entry.loop, codonIndexInLoop: 0 } }),
+      };
+    });
+    writeFileSync(
+      join(root, '.hankweave', 'state.json'),
+      JSON.stringify({
+        runs: [
+          {
+            runId: RUN,
+            runFolder: join(root, '.hankweave', 'runs', RUN),
+            gitBranch: `run-${RUN}`,
+            startingConditions: { type: 'fresh', initialCheckpointSha: 'sha-initial' },
+            codons: records,
+            status: 'completed',
+            startTime: '2025-03-01T12:00:00.000Z',
+            endTime: '2025-03-01T12:05:00.000Z',
+            serverPid: 4242,
+          },
+        ],
+        currentRunId: null,
+        executionPlan: [],
+      }),
+    );
+    return root;
+  }
+
+  it('replays codon for codon, each from the log its record names', async () => {
+    const recorded = writeRecording();
+    expect(openRecordedExecution(recorded)?.logOf('loop-codon#1')).toBe(
+      join(recorded, '.hankweave', 'runs', RUN, 'loop-codon-1-claude.log'),
+    );
+    const runtime = createRuntime({
+      hank,
+      hankDir: dir.path,
+      dataPath: join(dir.path, 'data'),
+      executionBaseDir: join(dir.path, 'executions'),
+      headless: true,
+      replay: { executionDir: recorded, minDelayMs: 0, maxDelayMs: 0 },
+    });
+    await runtime.start();
+    expect((await runtime.finished).exitCode).toBe(0);
+    const records = runtime.getState().runs.flatMap((run) => run.codons);
+    expect(records.map((record) => record.codonId)).toEqual(codons.map((entry) => entry.id));
+    for (const [at, entry] of codons.entries()) {
+      const record = records[at] as { status: string; finalCost?: number };
+      expect(record.status).toBe('completed');
+      expect(record.finalCost).toBeCloseTo(entry.turns * 0.006, 9);
+    }
+  }, 60_000);
 });
 
 describe('splitSessions()', () => {

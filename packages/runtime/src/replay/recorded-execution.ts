@@ -1,11 +1,14 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { codonFileName } from '../execution/layout.js';
 
 /**
- * The agent logs of a recorded execution, ours or the original runtime's: both keep them at
- * `.hankweave/runs/{runId}/{codonId}-claude.log` (seed 001); ours write `#` as `_`, the original
- * keeps `#`. Reading is tolerant: a missing or unreadable state.json only loses the run order.
+ * The agent logs of a recorded execution, ours or the original runtime's. Each codon's log is
+ * where its record in state.json says (`claudeLogPath`, relative to `.hankweave/`): ours name
+ * loop codons `review_1-claude.log`, the original `review-1-claude.log` or `review#1-claude.log`.
+ * Without a usable state.json, the log is looked for at `runs/{runId}/{codonId}-claude.log`
+ * (`#` kept or written as `_`), newest run first. Reading is tolerant: a missing or unreadable
+ * state.json only loses the recorded paths and the run order.
  */
 export interface RecordedExecution {
   /** The directory searched for `{runId}/` folders (shown when a codon has no recording). */
@@ -35,11 +38,22 @@ export function openRecordedExecution(executionDir: string): RecordedExecution |
   const runsDir = findRunsDir(executionDir);
   if (runsDir === undefined) return undefined;
   const folders = readdirSync(runsDir).filter((name) => isDirectory(join(runsDir, name)));
-  const runIds = orderRuns(folders, readRunOrder(join(runsDir, '..', 'state.json')));
+  const hankweaveDir = join(runsDir, '..');
+  const recorded = readRecordedState(join(hankweaveDir, 'state.json'));
+  // state.json lists runs newest first (seed 000); runIds are oldest first.
+  const runIds = orderRuns(folders, [...recorded.runIds].reverse());
   return {
     runsDir,
     runIds,
     logOf(codonId) {
+      const path = recorded.logPaths.get(codonId);
+      if (path !== undefined) {
+        for (const candidate of isAbsolute(path)
+          ? [path]
+          : [join(hankweaveDir, path), join(hankweaveDir, '..', path)]) {
+          if (existsSync(candidate)) return candidate;
+        }
+      }
       const names = [...new Set([`${codonFileName(codonId)}-claude.log`, `${codonId}-claude.log`])];
       for (const runId of [...runIds].reverse()) {
         for (const name of names) {
@@ -52,20 +66,37 @@ export function openRecordedExecution(executionDir: string): RecordedExecution |
   };
 }
 
-/** Run ids in the order state.json lists them (runs are appended as they start). */
-function readRunOrder(statePath: string): string[] {
+interface RecordedState {
+  /** Run ids in the order state.json lists them: newest first. */
+  runIds: string[];
+  /** Each codon's agent log as its newest record with one names it. */
+  logPaths: Map<string, string>;
+}
+
+/** What a recording's state.json says about its runs and logs (nothing when it is unusable). */
+function readRecordedState(statePath: string): RecordedState {
+  const recorded: RecordedState = { runIds: [], logPaths: new Map() };
+  let state: { runs?: unknown };
   try {
-    const state = JSON.parse(readFileSync(statePath, 'utf8')) as { runs?: unknown };
-    if (!Array.isArray(state.runs)) return [];
-    return state.runs.flatMap((run) =>
-      typeof (run as { runId?: unknown })?.runId === 'string'
-        ? [(run as { runId: string }).runId]
-        : [],
-    );
+    state = JSON.parse(readFileSync(statePath, 'utf8')) as { runs?: unknown };
   } catch {
     // Tolerant reading: without a usable state.json, run folders are taken in name order.
-    return [];
+    return recorded;
   }
+  if (!Array.isArray(state.runs)) return recorded;
+  // Runs are listed newest first, codons oldest first: the first path seen, walking runs in
+  // order and each run's codons from its end, is the newest.
+  for (const run of state.runs as { runId?: unknown; codons?: unknown }[]) {
+    if (typeof run?.runId === 'string') recorded.runIds.push(run.runId);
+    const codons = Array.isArray(run?.codons) ? [...run.codons].reverse() : [];
+    for (const codon of codons as { codonId?: unknown; claudeLogPath?: unknown }[]) {
+      if (typeof codon?.codonId !== 'string' || typeof codon.claudeLogPath !== 'string') continue;
+      if (!recorded.logPaths.has(codon.codonId)) {
+        recorded.logPaths.set(codon.codonId, codon.claudeLogPath);
+      }
+    }
+  }
+  return recorded;
 }
 
 function orderRuns(folders: string[], stateOrder: string[]): string[] {

@@ -1,11 +1,14 @@
 import { executionThread } from '@hankweave/state';
 import type { CheckpointType, CodonExecution, HankweaveState } from '@hankweave/types';
 import { RuntimeError } from '../errors.js';
+import { resumePoint } from '../runtime/resume-point.js';
 import type { RuntimeContext } from '../runtime/runtime-context.js';
 
 /** What a rollback command names. */
 export type RollbackRequest =
   | { kind: 'last-success' }
+  /** Where the next start continues (see `resumePoint`): crash recovery's target. */
+  | { kind: 'resume-point' }
   | {
       kind: 'codon';
       codonId: string;
@@ -63,8 +66,10 @@ export async function resolveRollbackTarget(
 ): Promise<RollbackTarget> {
   const state = context.store.state;
   const all = records(state);
-  if (request.kind === 'last-success') {
-    for (const { record, runId } of all) {
+  if (request.kind === 'last-success' || request.kind === 'resume-point') {
+    const point = request.kind === 'resume-point' ? resumePoint(context) : undefined;
+    if (point) return point;
+    for (const { record, runId } of request.kind === 'last-success' ? all : []) {
       const sha = shaOf(record, 'completed');
       if (record.status === 'completed' && sha)
         return { sha, codonId: record.codonId, checkpointType: 'completed', runId };

@@ -12,13 +12,7 @@ import type { EventListener } from '../events/event-bus.js';
 import { announceOutputs, outputsAfterCodon } from '../outputs/codon-outputs.js';
 import { performRollback } from '../rollback/perform-rollback.js';
 import { type RollbackRequest, resolveRollbackTarget } from '../rollback/resolve-target.js';
-import {
-  type Decision,
-  decideAfterCodon,
-  type RetryAttempts,
-  repairLoopExpansion,
-  retrySource,
-} from './after-codon.js';
+import { type Decision, decideAfterCodon, retrySource } from './after-codon.js';
 import { closeExecution } from './close-execution.js';
 import type { CreateRuntimeOptions } from './create-runtime-options.js';
 import { computeExitCode, type ShutdownReason } from './exit-code.js';
@@ -86,7 +80,6 @@ export class HankweaveRuntime {
   #exec: OpenExecution | undefined;
   readonly #listeners = new Set<EventListener>();
   readonly #hint = new CheckpointHint();
-  readonly #retryAttempts: RetryAttempts = new Map();
   /** A rig-setup rollback target: that codon's next run skips its rig. */
   #skipRigOf: string | undefined;
   // Work in flight, awaited by whoever must wait for it (a shutdown, a rollback's caller).
@@ -237,8 +230,8 @@ export class HankweaveRuntime {
         graceMs: context.settings.killGraceMs,
       });
       const recovery = recoverExecution(context);
-      if (recovery.kind === 'roll-back-to-last-success') {
-        await this.#rollback({ kind: 'last-success' }, false);
+      if (recovery.kind === 'roll-back-to-resume-point') {
+        await this.#rollback({ kind: 'resume-point' }, false);
       }
       await this.#exec.lock.update({ runId: context.store.state.currentRunId });
     } catch (error) {
@@ -320,7 +313,6 @@ export class HankweaveRuntime {
   async #driveCodons(first: DriveRequest): Promise<void> {
     let request: DriveRequest | undefined = first;
     while (this.#phase === 'driving') {
-      if (request?.codonId === undefined) repairLoopExpansion(this.context);
       const codonId: string | null = request?.codonId ?? this.nextCodonId();
       if (!codonId) {
         this.#allDone();
@@ -434,10 +426,8 @@ export class HankweaveRuntime {
     }
     const decision = decideAfterCodon(context, {
       codonId,
-      entry,
       runId,
       outcome,
-      retryAttempts: this.#retryAttempts,
       headless: this.settings.headless,
     });
     void context.sessions.syncPipeline(context.store.state);
@@ -521,7 +511,6 @@ export class HankweaveRuntime {
       // A rig-setup target leaves the codon's rig in place: re-running it skips the rig.
       this.#skipRigOf =
         target.checkpointType === 'rig-setup' && target.codonId ? target.codonId : undefined;
-      this.#retryAttempts.clear();
       await this.#exec?.lock.update({ runId: result.toRun });
       return { toRun: result.toRun, sha: target.sha, codonId: target.codonId };
     } finally {

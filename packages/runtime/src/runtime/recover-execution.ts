@@ -4,18 +4,18 @@ import {
   findCrashedRuns,
   runCrashedTransition,
 } from '@hankweave/state';
-import type { HankweaveState } from '@hankweave/types';
+import { resumePoint } from './resume-point.js';
 import { startRun } from './runs.js';
 import { emit, info, type RuntimeContext, transition } from './runtime-context.js';
 
-/** What `start()` must do after recovery: nothing more, or roll back to the last success. */
-export type Recovery = { kind: 'ready' } | { kind: 'roll-back-to-last-success' };
+/** What `start()` must do after recovery: nothing more, or roll back to the resume point. */
+export type Recovery = { kind: 'ready' } | { kind: 'roll-back-to-resume-point' };
 
 /**
  * Recovery at start (reference §5.3–5.4): marks the runs of processes that are gone as crashed,
- * records the initial checkpoint, and opens this process's run: a continuation after the last
- * completed codon, or a fresh run. When the last run failed or crashed, the caller rolls back to
- * the last success instead (which opens the run).
+ * records the initial checkpoint, and opens this process's run: a continuation after the resume
+ * point (see `resumePoint`), or a fresh run. When the last run failed or crashed, the caller
+ * rolls back to the resume point instead (which opens the run).
  */
 export function recoverExecution(context: RuntimeContext): Recovery {
   reportStateRepairs(context);
@@ -37,16 +37,23 @@ export function recoverExecution(context: RuntimeContext): Recovery {
   }
   const thread = executionThread(context.store.state);
   if (thread.runId && thread.failed) {
+    const point = resumePoint(context);
     info(
       context,
-      'The previous run failed or crashed: rolling back to the last successful checkpoint',
+      point
+        ? `The previous run failed or crashed: rolling back to where ${point.codonId} ended, and going on from there`
+        : 'The previous run failed or crashed: rolling back to the start of the execution',
     );
-    return { kind: 'roll-back-to-last-success' };
+    return { kind: 'roll-back-to-resume-point' };
   }
   if (!currentRun(context.store.state)) {
-    const resume = lastCompletion(context.store.state);
-    if (resume) {
-      startRun(context, { type: 'continuation', source: resume, reason: 'continue' });
+    const point = resumePoint(context);
+    if (point) {
+      startRun(context, {
+        type: 'continuation',
+        source: { runId: point.runId, afterCodon: point.codonId, checkpointSha: point.sha },
+        reason: 'continue',
+      });
     } else {
       startRun(context, {
         type: 'fresh',
@@ -77,25 +84,4 @@ function reportStateRepairs(context: RuntimeContext): void {
     code: 'STATE_REPAIRED',
     context: { repairs },
   });
-}
-
-/** The newest completion on the thread, else in any run: where a new run continues from. */
-function lastCompletion(
-  state: HankweaveState,
-): { runId: string; afterCodon: string; checkpointSha: string } | undefined {
-  for (const { codon, runId } of executionThread(state).codons) {
-    if (codon.status === 'completed' && codon.completionCheckpoint)
-      return { runId, afterCodon: codon.codonId, checkpointSha: codon.completionCheckpoint };
-  }
-  for (const run of state.runs) {
-    for (const codon of [...run.codons].reverse()) {
-      if (codon.status === 'completed' && codon.completionCheckpoint)
-        return {
-          runId: run.runId,
-          afterCodon: codon.codonId,
-          checkpointSha: codon.completionCheckpoint,
-        };
-    }
-  }
-  return undefined;
 }

@@ -34,7 +34,11 @@ export function startRun(context: RuntimeContext, conditions: StartingConditions
     },
   });
   const state = context.store.state;
-  if (conditions.type === 'fresh' || state.executionPlan.length === 0) {
+  // A plan that decisions emptied (a loop its budget ended, say) stays empty; only an execution
+  // that never had one (no codon ever ran) gets the plan built from hank.json.
+  const neverPlanned =
+    state.executionPlan.length === 0 && state.runs.every((run) => run.codons.length === 0);
+  if (conditions.type === 'fresh' || neverPlanned) {
     transition(context, {
       type: 'ExecutionPlanUpdated',
       data: { executionPlan: buildInitialPlan(context.config) },

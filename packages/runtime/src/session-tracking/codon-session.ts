@@ -13,6 +13,7 @@ import {
 } from './loop-decision.js';
 import { countEntries, prepareProgressFile, progressInstructions } from './progress-notes.js';
 import { loopOfEntry, type ProgressFileSpec, progressFileOf } from './session-names.js';
+import { threadHistory } from './thread-history.js';
 
 // The seed-004 side of one codon attempt: the loop iteration it opens, the progress file it is
 // told about, and the plateau decision it reports.
@@ -124,9 +125,9 @@ export async function afterAgent(
         )
       : { kind: 'none' as const };
   const lastOfIteration = loopContext.codonIndexInLoop === loop.codons.length - 1;
-  const decided = context.sessions
-    .history(loop.id)
-    .some((record) => record.iteration === iteration && record.decision !== 'missing');
+  const decided = threadHistory(context, loop.id).some(
+    (record) => record.iteration === iteration && record.decision !== 'missing',
+  );
   if (reported.kind === 'invalid') {
     warn(
       attempt,
@@ -151,6 +152,8 @@ export async function afterAgent(
     decision: decision?.decision ?? 'missing',
     source: decision?.source ?? null,
     codon_id: codonId,
+    // Ties the decision to this execution: one that a rollback or a resume cuts off never counts.
+    run_id: attempt.runId,
   };
   await context.sessions.recordIteration(loop.id, record);
   emit(context, 'loop.iteration.decision', {

@@ -1,0 +1,80 @@
+import { executionThread } from '@hankweave/state';
+import { type CodonExecution, isLoopConfig, type LoopContext } from '@hankweave/types';
+import { cutShort } from '../codon/retry-series.js';
+import { entryCodon } from '../plan/planner.js';
+import { threadHistory } from '../session-tracking/thread-history.js';
+import type { RuntimeContext } from './runtime-context.js';
+
+/** Where a new run continues: after a codon, from the checkpoint its ending took. */
+export interface ResumePoint {
+  runId: string;
+  codonId: string;
+  sha: string;
+  checkpointType: 'completed' | 'skipped' | 'error';
+}
+
+/**
+ * The newest codon execution on the thread that the plan moved past: one that completed, was
+ * skipped, or failed under `onFailure: "ignore"` (not one a shutdown or a crash cut short). A plateau loop's
+ * iteration whose vote was an error is abandoned: none of its codons count, so the iteration runs
+ * again. Undefined when nothing on the thread qualifies (the run starts from the beginning).
+ *
+ * Every start continues here (reference §5.3 rolls back to the last success; this is the
+ * interpreter's rule, `@hankweave/hank`): so a finished execution runs nothing more, a skipped or
+ * ignored codon never runs twice, and a codon that failed runs again.
+ */
+export function resumePoint(context: RuntimeContext): ResumePoint | undefined {
+  const state = context.store.state;
+  const entries = new Map(state.executionPlan.map((entry) => [entry.codonId, entry]));
+  const abandoned = abandonedIterations(context);
+  for (const { codon: record, runId } of executionThread(state).codons) {
+    const entry = entries.get(record.codonId);
+    const loop = entry?.loopContext ?? record.loopContext;
+    if (loop && abandoned.has(iterationKey(loop))) continue;
+    const found = checkpointOf(record, entry ? entryCodon(entry).onFailure : undefined);
+    if (found) return { runId, codonId: record.codonId, ...found };
+  }
+  return undefined;
+}
+
+function checkpointOf(
+  record: CodonExecution,
+  onFailure: string | undefined,
+): Pick<ResumePoint, 'sha' | 'checkpointType'> | undefined {
+  switch (record.status) {
+    case 'completed':
+      return record.completionCheckpoint
+        ? { sha: record.completionCheckpoint, checkpointType: 'completed' }
+        : undefined;
+    case 'skipped':
+      return record.skipCheckpoint
+        ? { sha: record.skipCheckpoint, checkpointType: 'skipped' }
+        : undefined;
+    case 'failed':
+      return onFailure === 'ignore' && !cutShort(record) && record.errorCheckpoint
+        ? { sha: record.errorCheckpoint, checkpointType: 'error' }
+        : undefined;
+    default:
+      return undefined;
+  }
+}
+
+const iterationKey = (loop: Pick<LoopContext, 'loopId' | 'iteration'>) =>
+  `${loop.loopId}\n${loop.iteration}`;
+
+/** Iterations of plateau loops whose newest vote on the thread is an error. */
+function abandonedIterations(context: RuntimeContext): Set<string> {
+  const abandoned = new Set<string>();
+  for (const item of context.config.hank) {
+    if (!isLoopConfig(item) || item.terminateOn.type !== 'plateau') continue;
+    const newest = new Map<number, string | undefined>();
+    for (const record of threadHistory(context, item.id)) {
+      newest.set(record.iteration, record.decision);
+    }
+    for (const [iteration, decision] of newest) {
+      if (decision === 'error')
+        abandoned.add(iterationKey({ loopId: item.id, iteration: iteration - 1 }));
+    }
+  }
+  return abandoned;
+}

@@ -1,0 +1,158 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AttemptOutcome, LoopEnding, Stop, UserStep } from '@hankweave/hank';
+import { executionThread, readState } from '@hankweave/state';
+import type { HankweaveEvent, HankweaveState } from '@hankweave/types';
+import { createRuntime, type Runtime } from '../../runtime/create-runtime.js';
+import type { RuntimeExit } from '../../runtime/hankweave-runtime.js';
+import {
+  type ObservedExecution,
+  observeExecutions,
+  observeLoopEndings,
+  stopOf,
+} from './observe.js';
+import { type CostUnit, outcomeAgent } from './outcome-agent.js';
+import { type OutcomeTable, tableOutcome } from './outcome-table.js';
+
+/** One case of the semantics property: a hank, its outcomes, the person's steps (plain data). */
+export interface SemanticsCase {
+  /** hank.json as written (the runtime validates it). */
+  hank: unknown;
+  outcomes: OutcomeTable;
+  steps: readonly UserStep[];
+  /** `--max-cost`. */
+  maxCost?: number;
+  /** The runtime budget's dollar ceiling (`hankweave.json`). */
+  runtimeMaxDollars?: number;
+  costUnit?: CostUnit;
+}
+
+/** What the runtime did with a case. */
+export interface PlayedCase {
+  executions: ObservedExecution[];
+  stops: (Stop | `unexpected: ${string}`)[];
+  loops: LoopEnding[];
+  executionDir: string;
+}
+
+/** The directories of a case: its data and its execution. */
+export function caseLayout(dir: string): { dataPath: string; executionDir: string } {
+  const dataPath = join(dir, 'data');
+  mkdirSync(dataPath, { recursive: true });
+  writeFileSync(join(dataPath, 'input.txt'), 'the user data\n');
+  return { dataPath, executionDir: join(dir, 'execution') };
+}
+
+/**
+ * A runtime on the case's execution, driven by its outcomes; `events` collects what it journals.
+ * The person's skip and interrupt go through the runtime's own commands.
+ */
+export function caseRuntime(
+  semantics: SemanticsCase,
+  dir: string,
+  options: { autostart?: boolean; events?: HankweaveEvent[]; onInterrupt?: () => void } = {},
+): Runtime {
+  const { dataPath, executionDir } = caseLayout(dir);
+  const outcome: (codonId: string, attempt: number) => AttemptOutcome = tableOutcome(
+    semantics.outcomes,
+  );
+  let runtime: Runtime | undefined;
+  const state = (): HankweaveState => (runtime as Runtime).getState();
+  runtime = createRuntime({
+    hank: semantics.hank,
+    hankDir: dir,
+    dataPath,
+    executionDir,
+    harness: outcomeAgent({
+      outcome,
+      state,
+      stop: (kind, codonId) => {
+        const live = runtime as Runtime;
+        if (kind === 'skip') {
+          void live.command({ type: 'codon.skip', data: { codonId } }).catch(() => {});
+        } else if (options.onInterrupt) options.onInterrupt();
+        else void live.close({ reason: 'SIGINT' });
+      },
+      ...(semantics.costUnit ? { costUnit: semantics.costUnit } : {}),
+    }),
+    headless: true,
+    autostart: options.autostart ?? true,
+    killGraceMs: 50,
+    ...(semantics.maxCost !== undefined ? { maxCost: semantics.maxCost } : {}),
+    ...(semantics.runtimeMaxDollars !== undefined
+      ? { budget: { maxDollars: semantics.runtimeMaxDollars } }
+      : {}),
+  });
+  if (options.events) {
+    const events = options.events;
+    runtime.on((event) => events.push(event));
+  }
+  return runtime;
+}
+
+/**
+ * The codon a rollback step names: the `target`-th (modulo) distinct codon id that completed on
+ * the execution thread, in thread order (the interpreter resolves it the same way).
+ */
+export function rollbackCodon(state: HankweaveState, target: number): string | undefined {
+  const completed = executionThread(state)
+    .codons.filter(({ codon }) => codon.status === 'completed')
+    .map(({ codon }) => codon.codonId)
+    .reverse();
+  const ids = [...new Set(completed)];
+  return ids.length === 0 ? undefined : ids[target % ids.length];
+}
+
+/** Rolls the case's execution back as a step says, in a runtime of its own (as `hankweave rollback`). */
+export async function rollBack(
+  semantics: SemanticsCase,
+  dir: string,
+  target: number,
+): Promise<void> {
+  const runtime = caseRuntime(semantics, dir, { autostart: false });
+  await runtime.start();
+  try {
+    const codonId = rollbackCodon(runtime.getState(), target);
+    if (codonId !== undefined) {
+      await runtime.command({
+        type: 'rollback.toCodon',
+        data: { codonId, checkpointType: 'completed' },
+      });
+    }
+  } finally {
+    await runtime.close();
+  }
+}
+
+/** Runs the runtime once, to its end. */
+export async function runOnce(
+  semantics: SemanticsCase,
+  dir: string,
+  events: HankweaveEvent[],
+): Promise<RuntimeExit> {
+  const runtime = caseRuntime(semantics, dir, { events });
+  await runtime.start();
+  return runtime.finished;
+}
+
+/**
+ * Plays a case in this process: the runtime runs to its end, then each step (a resume, or a
+ * rollback then a resume) runs it again; returns what it executed, how each run stopped, and
+ * how its loops ended.
+ */
+export async function playCase(semantics: SemanticsCase, dir: string): Promise<PlayedCase> {
+  const events: HankweaveEvent[] = [];
+  const stops: PlayedCase['stops'] = [];
+  for (const step of [undefined, ...semantics.steps]) {
+    if (step?.kind === 'rollback') await rollBack(semantics, dir, step.target);
+    stops.push(stopOf(await runOnce(semantics, dir, events)));
+  }
+  const { executionDir } = caseLayout(dir);
+  const read = await readState(join(executionDir, '.hankweave'));
+  return {
+    executions: observeExecutions(read.state),
+    stops,
+    loops: observeLoopEndings(events),
+    executionDir,
+  };
+}
