@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { SAMPLE_DATA_DIR, sampleHankFiles } from '../init/sample-hank.js';
 import { CliError } from '../output/cli-error.js';
-import { commandHint, detectLauncher } from '../output/command-hint.js';
+import { commandHint, portableCommand } from '../output/command-hint.js';
 import { shellArg } from '../output/summary.js';
 import type { Terminal } from '../output/terminal.js';
 
@@ -26,13 +26,9 @@ export function initCommand(
     );
   }
   const name = basename(dir).replace(/[^\w.-]+/g, '-') || 'my-hank';
-  // The scaffold's README names a CLI that works from the hank's own directory: the repository's
-  // root script only works inside the repository, so it gets the CLI's full path instead.
-  const cli =
-    detectLauncher() === 'pnpm-root'
-      ? `node ${shellArg(process.argv[1] ?? 'hankweave')}`
-      : commandHint();
-  const files = sampleHankFiles(name, cli);
+  // The scaffold's README names a CLI that works from the hank's own directory: `hankweave` once
+  // it is on PATH; the repository's `pnpm hankweave` only works inside the repository.
+  const files = sampleHankFiles(name, portableCommand());
   for (const [path, content] of Object.entries(files)) {
     const target = join(dir, path);
     mkdirSync(dirname(target), { recursive: true });
