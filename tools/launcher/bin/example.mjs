@@ -59,12 +59,15 @@ const code = await new Promise((resolve) => child.on('close', (status) => resolv
 process.off('SIGINT', ignore);
 if (code === 0) {
   const cli = onPath ? 'hankweave' : 'pnpm hankweave';
+  const rows = [
+    [cli, 'a guided start: pick or create a hank, choose the data and a model, run'],
+    [`${cli} init my-hank`, 'or scaffold a sample hank, then run it offline:'],
+    [`${cli} my-hank my-hank/data --scripted-model my-hank/model-script.json`, ''],
+  ];
+  const width = Math.max(...rows.slice(0, 2).map(([command]) => command.length)) + 3;
   out();
   out(bold('Your own hank next') + (onPath ? ', from any directory:' : ' (in this checkout):'));
-  out(
-    `  ${cli}                     ${dim('a guided start: pick or create a hank, choose the data and a model, run')}`,
-  );
-  out(`  ${cli} init my-hank        ${dim('or scaffold a sample hank, then:')}`);
-  out(`  ${cli} my-hank my-hank/data --scripted-model my-hank/model-script.json`);
+  for (const [command, what] of rows)
+    out(`  ${what ? command.padEnd(width) + dim(what) : command}`);
 }
 process.exit(code);

@@ -41,10 +41,14 @@ function realpathOrUndefined(path) {
   }
 }
 
-/** The first `hankweave` on `PATH` and what it really runs. */
+/**
+ * The first `hankweave` on `PATH` and what it really runs. Directories `node_modules/.bin` are
+ * passed over: pnpm and npm put them on PATH for the scripts they run (this repository's own
+ * holds the `pnpm hankweave` launcher), not in a user's shell.
+ */
 export function hankweaveOnPath(path = process.env.PATH ?? '') {
   for (const dir of path.split(delimiter)) {
-    if (dir === '') continue;
+    if (dir === '' || /node_modules[\\/]\.bin[\\/]?$/.test(dir)) continue;
     const candidate = join(dir, 'hankweave');
     if (existsSync(candidate)) return { path: candidate, target: realpathOrUndefined(candidate) };
   }

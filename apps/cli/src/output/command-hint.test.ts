@@ -99,6 +99,11 @@ describe('pathRunsThisCli()', () => {
       const bin = join(root, 'bin');
       const bin2 = join(root, 'bin2');
       expect(pathRunsThisCli([join(root, 'none'), bin].join(delimiter), dist)).toBe(true);
+      // A script runner's node_modules/.bin (pnpm's own launcher there) is not the user's PATH.
+      const scriptBin = join(root, 'repo', 'node_modules', '.bin');
+      mkdirSync(scriptBin, { recursive: true });
+      writeFileSync(join(scriptBin, 'hankweave'), '');
+      expect(pathRunsThisCli([scriptBin, bin].join(delimiter), dist)).toBe(true);
       // The first one found is what a shell runs.
       expect(pathRunsThisCli([bin2, bin].join(delimiter), dist)).toBe(false);
       expect(pathRunsThisCli(join(root, 'none'), dist)).toBe(false);

@@ -85,7 +85,10 @@ export function pathRunsThisCli(path: string, cliDir: string): boolean {
   if (known === undefined) {
     known = false;
     for (const dir of path.split(delimiter)) {
-      const candidate = dir === '' ? '' : join(dir, 'hankweave');
+      // pnpm and npm put `node_modules/.bin` on PATH for what they run (the repository's own
+      // holds its `pnpm hankweave` launcher); a user's shell does not have it.
+      const candidate =
+        dir === '' || /node_modules[\\/]\.bin[\\/]?$/.test(dir) ? '' : join(dir, 'hankweave');
       if (candidate === '' || !existsSync(candidate)) continue;
       try {
         const target = realpathSync(candidate);
