@@ -75,7 +75,15 @@ export function stoppedEnding(reason: StopReason, outcome?: AgentOutcome): Endin
     case 'force-stop':
       return killed(`Force stopped: ${reason.reason}`);
     case 'shutdown':
-      return killed('Interrupted: the server shut down while the codon was active');
+      return {
+        ...killed(interruptionMessage(reason.cause)),
+        failureReason: {
+          type: 'unknown',
+          retriable: true,
+          message: interruptionMessage(reason.cause),
+          interrupted: true,
+        },
+      };
     case 'skip':
       return { status: 'skipped', exitCode: -1, exitStatus, ...(outcome ? { outcome } : {}) };
     case 'budget':
@@ -101,6 +109,23 @@ export function stoppedEnding(reason: StopReason, outcome?: AgentOutcome): Endin
             },
             ...(outcome ? { outcome } : {}),
           };
+  }
+}
+
+/**
+ * The failure message of a codon a shutdown interrupted, naming what stopped it. It starts with
+ * `Interrupted` as the original's does, so readers of either tell it from a fault.
+ */
+export function interruptionMessage(cause: string | undefined): string {
+  switch (cause) {
+    case 'SIGINT':
+      return 'Interrupted by Ctrl-C (SIGINT) while the codon was active';
+    case 'SIGTERM':
+      return 'Interrupted by SIGTERM while the codon was active';
+    case 'client request':
+      return 'Interrupted: a client asked the server to shut down while the codon was active';
+    default:
+      return 'Interrupted: the server shut down while the codon was active';
   }
 }
 

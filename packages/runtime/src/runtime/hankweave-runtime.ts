@@ -562,7 +562,7 @@ export class HankweaveRuntime {
         context,
         'Shutting down: waiting for agent process to exit. Send server.force_shutdown to force quit.',
       );
-      await active.control.stop({ kind: 'shutdown' });
+      await active.control.stop({ kind: 'shutdown', cause: reason });
       await active.promise.catch(() => undefined);
     }
     await this.#drive?.catch(() => undefined);

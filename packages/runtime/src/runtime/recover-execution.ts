@@ -5,6 +5,7 @@ import {
   runCrashedTransition,
 } from '@hankweave/state';
 import type { HankweaveState } from '@hankweave/types';
+import { recoveryNotice } from './recovery-notice.js';
 import { startRun } from './runs.js';
 import { emit, info, type RuntimeContext, transition } from './runtime-context.js';
 
@@ -37,10 +38,7 @@ export function recoverExecution(context: RuntimeContext): Recovery {
   }
   const thread = executionThread(context.store.state);
   if (thread.runId && thread.failed) {
-    info(
-      context,
-      'The previous run failed or crashed: rolling back to the last successful checkpoint',
-    );
+    info(context, recoveryNotice(context.store.state));
     return { kind: 'roll-back-to-last-success' };
   }
   if (!currentRun(context.store.state)) {
