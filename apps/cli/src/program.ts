@@ -3,6 +3,7 @@ import { EVENT_TYPES } from '@hankweave/types';
 import { Argument, Command, Option } from 'commander';
 import { attachCommand } from './commands/attach.js';
 import { checkpointsCommand } from './commands/checkpoints.js';
+import { cleanupCommand } from './commands/cleanup.js';
 import { COMPLETION_SHELLS, completionCommand } from './commands/completion.js';
 import { diffCommand } from './commands/diff.js';
 import { eventsCommand } from './commands/events.js';
@@ -325,6 +326,27 @@ export function buildProgram(
     .action(async (target: string, options) =>
       done(await rollbackCommand(terminal, target, options)),
     );
+
+  executionOptions(
+    program
+      .command('cleanup')
+      .description(
+        'reset an execution: remove what hankweave created in it (checkpoints, rig copies, state) after a preview',
+      ),
+  )
+    .option('-y, --yes', 'remove without asking')
+    .option('--dry-run', 'only show what would be removed and kept, and what cannot be undone')
+    .option('--json', 'print the plan (and what was removed) as JSON; needs --yes or --dry-run')
+    .addHelpText(
+      'after',
+      `
+Removes only what hankweave created in the execution: .hankweave/ (state, events, checkpoints,
+agent logs), rigArchive/, the link to the data (never the data), the rig copies of the codons
+that ran, and the files of its checkpoints written during the execution. It never follows a
+symlink out of the execution. Commands that ran (rig commands, the agents' shell commands)
+cannot be undone; the preview lists them.`,
+    )
+    .action(async (options) => done(await cleanupCommand(terminal, options)));
 
   program
     .command('sessions')
