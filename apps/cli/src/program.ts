@@ -23,6 +23,7 @@ import { closestCommand, commandHint } from './output/command-hint.js';
 import type { Terminal } from './output/terminal.js';
 import { registerQueueCommands } from './queue/register-queue-commands.js';
 import { SESSION_STATUSES } from './sessions/session-options.js';
+import { interactiveStart } from './start/interactive-start.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -177,6 +178,27 @@ export function buildProgram(
           return;
         }
         if (hank !== undefined) refuseMistypedCommand(program, hank);
+        // A bare `hankweave` (no argument, no flag): on a terminal, the interactive start; off
+        // one, the usage, unless the current directory holds a hank to run (as it always did).
+        if (hank === undefined && data === undefined && onlyDefaults(program)) {
+          if (process.stdin.isTTY && terminal.isTTY) {
+            const decision = await interactiveStart(terminal);
+            done(
+              decision.kind === 'run'
+                ? await runCommand(terminal, decision.positionals, decision.options)
+                : decision.code,
+            );
+            return;
+          }
+          if (!existsSync('hank.json')) {
+            terminal.err(program.helpInformation());
+            terminal.err(
+              `→ No hank.json here. On a terminal, a bare \`${commandHint()}\` starts an interactive start; or scaffold a sample hank with \`${commandHint('init', 'my-hank')}\`.`,
+            );
+            done(1);
+            return;
+          }
+        }
         done(
           await runCommand(
             terminal,
@@ -485,6 +507,14 @@ Load it:  source <(hankweave completion bash)      (add the line to ~/.bashrc)
     });
 
   return program;
+}
+
+/** True when no option of `command` was given (each has its default value, or none). */
+function onlyDefaults(command: Command): boolean {
+  return command.options.every((option) => {
+    const source = command.getOptionValueSource(option.attributeName());
+    return source === undefined || source === 'default';
+  });
 }
 
 /**

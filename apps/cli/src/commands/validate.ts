@@ -105,7 +105,7 @@ export function validateCommand(
 }
 
 /** A copy of the parsed hank with every codon's model set to `model` (what a run does with -m). */
-function withModel(config: unknown, model: string): unknown {
+export function withModel(config: unknown, model: string): unknown {
   const copy = structuredClone(config) as { hank?: unknown };
   if (!Array.isArray(copy?.hank)) return copy;
   for (const item of copy.hank as Record<string, unknown>[]) {
