@@ -64,26 +64,28 @@ export const failedEnding = (failureReason: FailureReason, exitCode = 1): Ending
 /** The ending a stop request gives: skipped, or failed as force-stopped or interrupted. */
 export function stoppedEnding(reason: StopReason, outcome?: AgentOutcome): Ending {
   const exitStatus: ExitStatus = { type: 'killed', signal: 'SIGTERM' };
-  const killed = (message: string): Ending => ({
+  const killed = (failureReason: FailureReason): Ending => ({
     status: 'failed',
     exitCode: -1,
     exitStatus,
-    failureReason: { type: 'unknown', retriable: true, message },
+    failureReason,
     ...(outcome ? { outcome } : {}),
   });
   switch (reason.kind) {
     case 'force-stop':
-      return killed(`Force stopped: ${reason.reason}`);
+      return killed({
+        type: 'unknown',
+        retriable: true,
+        message: `Force stopped: ${reason.reason}`,
+      });
     case 'shutdown':
-      return {
-        ...killed(interruptionMessage(reason.cause)),
-        failureReason: {
-          type: 'unknown',
-          retriable: true,
-          message: interruptionMessage(reason.cause),
-          interrupted: true,
-        },
-      };
+      // A stop, not a fault: flagged, with the type the original's readers know.
+      return killed({
+        type: 'unknown',
+        retriable: true,
+        message: interruptionMessage(reason.cause),
+        interrupted: true,
+      });
     case 'skip':
       return { status: 'skipped', exitCode: -1, exitStatus, ...(outcome ? { outcome } : {}) };
     case 'budget':

@@ -100,6 +100,7 @@ export class HankweaveRuntime {
   constructor(readonly options: CreateRuntimeOptions) {
     this.settings = {
       autostart: options.autostart ?? true,
+      openRunAtStart: options.openRunAtStart ?? true,
       headless: options.headless ?? false,
       ignoreRigFailures: options.ignoreRigFailures ?? false,
       env: options.env ?? process.env,

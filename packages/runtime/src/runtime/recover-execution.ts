@@ -41,7 +41,8 @@ export function recoverExecution(context: RuntimeContext): Recovery {
     info(context, recoveryNotice(context.store.state));
     return { kind: 'roll-back-to-last-success' };
   }
-  if (!currentRun(context.store.state)) {
+  // A runtime opened only to roll back opens no run here: the rollback opens the one it records.
+  if (!currentRun(context.store.state) && context.settings.openRunAtStart !== false) {
     const resume = lastCompletion(context.store.state);
     if (resume) {
       startRun(context, { type: 'continuation', source: resume, reason: 'continue' });
