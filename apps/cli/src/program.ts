@@ -36,15 +36,19 @@ const EVENT_TYPE_WORDS = [
 /** The help's examples, written the way the CLI was started (`pnpm hankweave` from the root). */
 function epilog(): string {
   const examples: [string, string][] = [
+    ['', 'on a terminal: an interactive start (pick or create a hank, then run it)'],
     ['init my-hank', 'scaffold a sample hank'],
     ['my-hank --scripted-model my-hank/model-script.json', 'run it offline (dry run)'],
     ['hank.json ./data', 'run a hank on a data directory'],
     ['--execution <dir>', 'resume an execution'],
     ['status -e <dir>', 'inspect it (also: events, checkpoints, diff)'],
     ['rollback summarize -e <dir>', "restore the files of a codon's checkpoint"],
+    ['cleanup -e <dir>', 'reset an execution (shows what it removes first)'],
     ['completion bash', 'shell completion (bash, zsh, fish)'],
   ];
-  const lines = examples.map(([words, what]) => [commandHint(words), what] as const);
+  const lines = examples.map(
+    ([words, what]) => [words === '' ? commandHint() : commandHint(words), what] as const,
+  );
   const width = Math.max(...lines.map(([command]) => command.length)) + 3;
   return `
 Examples:

@@ -2,13 +2,14 @@ import {
   cpSync,
   existsSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BIN,
@@ -81,6 +82,10 @@ describe('hankweave cleanup', () => {
       executionDir: string;
     }[];
     expect(sessions.map((session) => session.executionDir)).not.toContain(executionDir);
+    // Nor do the sessions' own files stay in the registry's folder (loop state, pipeline runs).
+    const claude = join(sandbox.baseDir, '.claude');
+    const leftovers = readdirSync(claude, { recursive: true }).map(String);
+    expect(leftovers.filter((name) => name.includes(basename(executionDir)))).toEqual([]);
     // Nothing is left that a status could read.
     expect((await cli(['status', '-e', executionDir])).code).toBe(1);
   });

@@ -1,9 +1,13 @@
 import { existsSync, readdirSync, rmdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { executionLayout } from '@hankweave/runtime';
-import { SessionRegistry } from '@hankweave/sessions';
 import { type CleanupPlan, planCleanup } from '../cleanup/cleanup-plan.js';
 import { type Removal, removeEmptyParents, removeInside } from '../cleanup/safe-remove.js';
+import {
+  forgetSessionRecords,
+  type SessionRecords,
+  sessionRecordsOf,
+} from '../cleanup/session-records.js';
 import { type ExecutionSelector, findExecution, liveLock } from '../execution/find-execution.js';
 import { CliError } from '../output/cli-error.js';
 import { commandHint, shellArg } from '../output/command-hint.js';
@@ -11,7 +15,6 @@ import { fit } from '../output/format.js';
 import { printable } from '../output/printable.js';
 import type { Terminal } from '../output/terminal.js';
 import { askYesNo } from '../run/confirm.js';
-import { sessionsBaseDir } from '../sessions/session-options.js';
 
 export interface CleanupOptions extends ExecutionSelector {
   yes?: boolean;
@@ -38,11 +41,12 @@ export async function cleanupCommand(terminal: Terminal, options: CleanupOptions
       'Stop it first (Ctrl-C in its terminal, or `hankweave kill <session>`), then clean up.',
     );
   const plan = await planCleanup(executionDir);
+  const records = await sessionRecordsOf(executionDir);
   if (options.json && options.dryRun) {
-    terminal.out(JSON.stringify({ dryRun: true, ...planJson(plan) }));
+    terminal.out(JSON.stringify({ dryRun: true, ...planJson(plan), sessions: records }));
     return 0;
   }
-  if (!options.json) printPlan(terminal, plan);
+  if (!options.json) printPlan(terminal, plan, records);
   if (options.dryRun) {
     terminal.out(
       terminal.style.dim(
@@ -68,7 +72,7 @@ export async function cleanupCommand(terminal: Terminal, options: CleanupOptions
   const agentRoot = executionLayout(executionDir).agentRoot;
   removeEmptyDirectory(agentRoot);
   const executionRemoved = removeEmptyDirectory(executionDir);
-  const sessions = await forgetSessions(executionDir);
+  const sessions = await forgetSessionRecords(records);
   if (options.json) {
     terminal.out(
       JSON.stringify({ ...planJson(plan), removals, executionRemoved, sessionsRemoved: sessions }),
@@ -106,7 +110,7 @@ function planJson(plan: CleanupPlan) {
 }
 
 /** The preview: what goes, what stays, what cannot be undone. */
-function printPlan(terminal: Terminal, plan: CleanupPlan): void {
+function printPlan(terminal: Terminal, plan: CleanupPlan, records: SessionRecords): void {
   const { style } = terminal;
   terminal.out(`${style.bold('Cleanup of')} ${plan.executionDir}`);
   terminal.out();
@@ -114,6 +118,10 @@ function printPlan(terminal: Terminal, plan: CleanupPlan): void {
   const width = Math.min(48, Math.max(...plan.remove.map((item) => item.shown.length), 10)) + 2;
   for (const item of plan.remove)
     terminal.out(`  ${fit(printable(item.shown), width)}${style.dim(printable(item.why))}`);
+  if (records.keys.length > 0)
+    terminal.out(
+      `  ${style.dim(`and its ${records.keys.length} session record(s) in ${records.claudeDir}: ${records.keys.map(printable).join(', ')}`)}`,
+    );
   if (plan.keep.length > 0) {
     terminal.out(style.bold('Keeps (hankweave did not create these):'));
     for (const item of plan.keep.slice(0, LISTED))
@@ -141,24 +149,5 @@ function removeEmptyDirectory(dir: string): boolean {
     return true;
   } catch {
     return !existsSync(dir);
-  }
-}
-
-/** Drops the execution's entries from the session registry (they would point at nothing). */
-async function forgetSessions(executionDir: string): Promise<string[]> {
-  try {
-    const registry = new SessionRegistry(sessionsBaseDir(undefined));
-    const { sessions } = await registry.read();
-    const pipelines = Object.entries(sessions)
-      .filter(([, entry]) => entry.execution_dir === executionDir)
-      .map(([key]) => key);
-    // A loop session names its pipeline, not always the directory.
-    const loops = Object.entries(sessions)
-      .filter(([, entry]) => entry.parent !== undefined && pipelines.includes(entry.parent ?? ''))
-      .map(([key]) => key);
-    const keys = [...pipelines, ...loops];
-    return keys.length > 0 ? await registry.remove(keys) : [];
-  } catch {
-    return [];
   }
 }
