@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
+import { EVENT_TYPES } from '@hankweave/types';
 import { Argument, Command, Option } from 'commander';
 import { attachCommand } from './commands/attach.js';
 import { checkpointsCommand } from './commands/checkpoints.js';
+import { cleanupCommand } from './commands/cleanup.js';
 import { COMPLETION_SHELLS, completionCommand } from './commands/completion.js';
 import { diffCommand } from './commands/diff.js';
 import { eventsCommand } from './commands/events.js';
@@ -14,25 +16,39 @@ import { sessionsCommand } from './commands/sessions.js';
 import { statusCommand } from './commands/status.js';
 import { uiCommand } from './commands/ui.js';
 import { validateCommand } from './commands/validate.js';
+import { dynamicValues } from './completion/dynamic-values.js';
+import { completeWith, DYNAMIC_VALUES, type DynamicValues } from './completion/value-sources.js';
 import { CliError } from './output/cli-error.js';
 import { closestCommand, commandHint } from './output/command-hint.js';
 import type { Terminal } from './output/terminal.js';
 import { registerQueueCommands } from './queue/register-queue-commands.js';
+import { SESSION_STATUSES } from './sessions/session-options.js';
+import { interactiveStart } from './start/interactive-start.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** What `events --type` takes: every event type, and each family as a prefix (`codon.*`). */
+const EVENT_TYPE_WORDS = [
+  ...EVENT_TYPES,
+  ...new Set(EVENT_TYPES.map((type) => `${type.split('.')[0]}.*`)),
+];
 
 /** The help's examples, written the way the CLI was started (`pnpm hankweave` from the root). */
 function epilog(): string {
   const examples: [string, string][] = [
+    ['', 'on a terminal: an interactive start (pick or create a hank, then run it)'],
     ['init my-hank', 'scaffold a sample hank'],
     ['my-hank --scripted-model my-hank/model-script.json', 'run it offline (dry run)'],
     ['hank.json ./data', 'run a hank on a data directory'],
     ['--execution <dir>', 'resume an execution'],
     ['status -e <dir>', 'inspect it (also: events, checkpoints, diff)'],
     ['rollback summarize -e <dir>', "restore the files of a codon's checkpoint"],
+    ['cleanup -e <dir>', 'reset an execution (shows what it removes first)'],
     ['completion bash', 'shell completion (bash, zsh, fish)'],
   ];
-  const lines = examples.map(([words, what]) => [commandHint(words), what] as const);
+  const lines = examples.map(
+    ([words, what]) => [words === '' ? commandHint() : commandHint(words), what] as const,
+  );
   const width = Math.max(...lines.map(([command]) => command.length)) + 3;
   return `
 Examples:
@@ -166,6 +182,27 @@ export function buildProgram(
           return;
         }
         if (hank !== undefined) refuseMistypedCommand(program, hank);
+        // A bare `hankweave` (no argument, no flag): on a terminal, the interactive start; off
+        // one, the usage, unless the current directory holds a hank to run (as it always did).
+        if (hank === undefined && data === undefined && onlyDefaults(program)) {
+          if (process.stdin.isTTY && terminal.isTTY) {
+            const decision = await interactiveStart(terminal);
+            done(
+              decision.kind === 'run'
+                ? await runCommand(terminal, decision.positionals, decision.options)
+                : decision.code,
+            );
+            return;
+          }
+          if (!existsSync('hank.json')) {
+            terminal.err(program.helpInformation());
+            terminal.err(
+              `→ No hank.json here. On a terminal, a bare \`${commandHint()}\` starts an interactive start; or scaffold a sample hank with \`${commandHint('init', 'my-hank')}\`.`,
+            );
+            done(1);
+            return;
+          }
+        }
         done(
           await runCommand(
             terminal,
@@ -216,15 +253,23 @@ export function buildProgram(
   )
     .option('-n, --tail <count>', 'how many events to show ("all" or 0 for every event)', '20')
     .option('-f, --follow', 'keep printing new events until Ctrl-C')
-    .option(
-      '-t, --type <type>',
-      'only this event type (repeatable, comma-separated, `codon.*` for a prefix)',
-      collect,
+    .addOption(
+      completeWith(
+        new Option(
+          '-t, --type <type>',
+          'only this event type (repeatable, comma-separated, `codon.*` for a prefix)',
+        ).argParser(collect),
+        EVENT_TYPE_WORDS,
+      ),
     )
-    .option(
-      '-c, --codon <id>',
-      'only events of this codon (a loop codon id matches every iteration)',
-      collect,
+    .addOption(
+      completeWith(
+        new Option(
+          '-c, --codon <id>',
+          'only events of this codon (a loop codon id matches every iteration)',
+        ).argParser(collect),
+        'codons',
+      ),
     )
     .option('--json', 'print raw NDJSON events')
     .action(async (options) => {
@@ -245,8 +290,8 @@ export function buildProgram(
       .command('checkpoints')
       .description('every checkpoint (type, codon, run, branch, sha, time), newest first'),
   )
-    .option('--codon <id>', 'only checkpoints of this codon')
-    .option('--run <runId>', 'only checkpoints of this run')
+    .addOption(completeWith(new Option('--codon <id>', 'only checkpoints of this codon'), 'codons'))
+    .addOption(completeWith(new Option('--run <runId>', 'only checkpoints of this run'), 'runs'))
     .addOption(
       new Option('--type <type>', 'only checkpoints of this type').choices([
         'rig-setup',
@@ -264,11 +309,21 @@ export function buildProgram(
       .command('diff')
       .description('what changed between two checkpoints (or in one, against its parent)'),
   )
-    .argument(
-      '<a>',
-      'a checkpoint: sha, codon, or codon:type (type: rig-setup, completed, error, skipped, start, end)',
+    .addArgument(
+      completeWith(
+        new Argument(
+          '<a>',
+          'a checkpoint: sha, codon, or codon:type (type: rig-setup, completed, error, skipped, start, end)',
+        ),
+        'codons',
+      ),
     )
-    .argument('[b]', 'a second checkpoint (default: compare <a> with its parent)')
+    .addArgument(
+      completeWith(
+        new Argument('[b]', 'a second checkpoint (default: compare <a> with its parent)'),
+        'codons',
+      ),
+    )
     .option('--name-only', 'only the name-status list, no patch')
     .option('--path <path>', 'only this file or directory (repeatable)', collect)
     .option('--json', 'print as JSON')
@@ -283,15 +338,41 @@ export function buildProgram(
         'restore a checkpoint on a stopped execution; the next run continues from there',
       ),
   )
-    .argument(
-      '<target>',
-      'last-success, a codon or codon:type (default type: end), or a checkpoint sha',
+    .addArgument(
+      completeWith(
+        new Argument(
+          '<target>',
+          'last-success, a codon or codon:type (default type: end), or a checkpoint sha',
+        ),
+        'targets',
+      ),
     )
     .option('-f, --force', 'relink the data source if it changed since the execution was created')
     .option('--json', 'print the rollback events as NDJSON')
     .action(async (target: string, options) =>
       done(await rollbackCommand(terminal, target, options)),
     );
+
+  executionOptions(
+    program
+      .command('cleanup')
+      .description(
+        'reset an execution: remove what hankweave created in it (checkpoints, rig copies, state) after a preview',
+      ),
+  )
+    .option('-y, --yes', 'remove without asking')
+    .option('--dry-run', 'only show what would be removed and kept, and what cannot be undone')
+    .option('--json', 'print the plan (and what was removed) as JSON; needs --yes or --dry-run')
+    .addHelpText(
+      'after',
+      `
+Removes only what hankweave created in the execution: .hankweave/ (state, events, checkpoints,
+agent logs), rigArchive/, the link to the data (never the data), the rig copies of the codons
+that ran, and the files of its checkpoints written during the execution. It never follows a
+symlink out of the execution. Commands that ran (rig commands, the agents' shell commands)
+cannot be undone; the preview lists them.`,
+    )
+    .action(async (options) => done(await cleanupCommand(terminal, options)));
 
   program
     .command('sessions')
@@ -300,10 +381,14 @@ export function buildProgram(
       'every run of the executions directory (running, completed, killed), newest first; --check finds zombies',
     )
     .option('--json', 'print an array of session summaries (with the raw registry entry)')
-    .option(
-      '--status <list>',
-      'only these statuses: running, completed, killed, unknown_termination (comma-separated)',
-      collect,
+    .addOption(
+      completeWith(
+        new Option(
+          '--status <list>',
+          'only these statuses: running, completed, killed, unknown_termination (comma-separated)',
+        ).argParser(collect),
+        SESSION_STATUSES,
+      ),
     )
     .option('--all', 'every entry (default: running sessions and those started in the last 7 days)')
     .option('--base <dir>', 'the executions directory (default: the managed executions directory)')
@@ -323,9 +408,14 @@ export function buildProgram(
     .description(
       'stop a running session from another terminal: SIGTERM, then SIGKILL after --grace',
     )
-    .argument(
-      '<session>',
-      'a session key, the key without pipeline-/loop-, or a unique start of it',
+    .addArgument(
+      completeWith(
+        new Argument(
+          '<session>',
+          'a session key, the key without pipeline-/loop-, or a unique start of it',
+        ),
+        'sessions',
+      ),
     )
     .option('--grace <duration>', 'how long SIGTERM may take before SIGKILL (10s, 1m, ...)', '10s')
     .option('--base <dir>', 'the executions directory (default: the managed executions directory)')
@@ -340,10 +430,14 @@ export function buildProgram(
       'remove sessions that ended long ago (and with --executions their execution directories)',
     )
     .option('--older-than <duration>', 'only sessions that ended more than this long ago', '7d')
-    .option(
-      '--status <list>',
-      'only these statuses (default completed,killed; running is never pruned)',
-      collect,
+    .addOption(
+      completeWith(
+        new Option(
+          '--status <list>',
+          'only these statuses (default completed,killed; running is never pruned)',
+        ).argParser(collect),
+        SESSION_STATUSES,
+      ),
     )
     .option(
       '--executions',
@@ -403,7 +497,28 @@ Load it:  source <(hankweave completion bash)      (add the line to ~/.bashrc)
     )
     .action((shell: string) => done(completionCommand(terminal, program, shell)));
 
+  // What the completion scripts call for values that depend on the executions here: codon ids,
+  // run ids, session keys (one per line; the words typed so far after `--`). Hidden.
+  program
+    .command('__complete', { hidden: true })
+    .addArgument(new Argument('<kind>').choices(DYNAMIC_VALUES))
+    .argument('[words...]')
+    .allowUnknownOption()
+    .helpOption(false)
+    .action((kind: DynamicValues, words: string[] = []) => {
+      for (const value of dynamicValues(kind, words)) terminal.out(value);
+      done(0);
+    });
+
   return program;
+}
+
+/** True when no option of `command` was given (each has its default value, or none). */
+function onlyDefaults(command: Command): boolean {
+  return command.options.every((option) => {
+    const source = command.getOptionValueSource(option.attributeName());
+    return source === undefined || source === 'default';
+  });
 }
 
 /**
@@ -414,7 +529,7 @@ Load it:  source <(hankweave completion bash)      (add the line to ~/.bashrc)
 function refuseMistypedCommand(program: Command, word: string): void {
   if (existsSync(word)) return;
   const names = program.commands
-    .filter((command) => !(command.name() === 'list' || command.name() === 'executions'))
+    .filter((command) => !['list', 'executions', '__complete'].includes(command.name()))
     .flatMap((command) => [command.name(), ...command.aliases()]);
   const meant = closestCommand(word, names);
   if (!meant) return;

@@ -1,7 +1,16 @@
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { delimiter, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const CLI_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -37,6 +46,7 @@ export function createSandbox(): Sandbox {
     HOME: home,
     TMPDIR: tmp,
     HANKWEAVE_RUNTIME_EXECUTION_BASE_DIR: join(root, 'executions'),
+    PATH: pathWithoutThisCli(process.env.PATH ?? ''),
   };
   for (const name of [
     'FORCE_COLOR',
@@ -62,6 +72,28 @@ export function createSandbox(): Sandbox {
     },
     cleanup: () => rmSync(root, { recursive: true, force: true }),
   };
+}
+
+/**
+ * PATH without the directories whose `hankweave` is this checkout's CLI (a developer who ran the
+ * README's setup has one): the tests of printed commands expect the launcher they set, not the
+ * plain `hankweave` the CLI prints when it finds itself on PATH.
+ */
+export function pathWithoutThisCli(path: string): string {
+  if (!existsSync(join(CLI_ROOT, 'dist'))) return path;
+  const self = realpathSync(join(CLI_ROOT, 'dist'));
+  return path
+    .split(delimiter)
+    .filter((dir) => {
+      const candidate = join(dir, 'hankweave');
+      if (dir === '' || !existsSync(candidate)) return true;
+      try {
+        return !realpathSync(candidate).startsWith(self);
+      } catch {
+        return true;
+      }
+    })
+    .join(delimiter);
 }
 
 export interface CliResult {

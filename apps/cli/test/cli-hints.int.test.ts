@@ -40,6 +40,15 @@ function pnpmHankweave(args: string[], cwd: string, timeoutMs = 120_000) {
 }
 
 describe('pnpm hankweave (the root script)', () => {
+  it('prints only the CLI output, even without -s: no pnpm banner, no build lines when fresh', async () => {
+    const result = await runProcess('pnpm', ['hankweave', '--version'], {
+      env,
+      cwd: EXAMPLES,
+      timeoutMs: 120_000,
+    });
+    expect(result).toEqual({ code: 0, stdout: `${cliVersion()}\n`, stderr: '' });
+  });
+
   it('prints only the version on stdout: the build goes to stderr', async () => {
     const result = await pnpmHankweave(['--version'], EXAMPLES);
     expect(result.code).toBe(0);

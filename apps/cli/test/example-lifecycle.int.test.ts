@@ -209,6 +209,17 @@ describe('hankweave on the bundled example', () => {
     expect(follower.output()).toMatch(/^\S+ rollback\.started /m);
     expect(await follower.stop()).toBe(0);
     expect(toCodon.stdout).toMatch(/Rolled back to summarize [0-9a-f]{7}/);
+    // One rollback, one run: no empty `continue` run opened before the rollback's own.
+    const runs = (
+      JSON.parse(readFileSync(join(executionDir, '.hankweave', 'state.json'), 'utf8')) as {
+        runs: { codons: unknown[]; startingConditions: { reason?: string } }[];
+      }
+    ).runs;
+    // state.json lists the newest run first.
+    expect(runs.map((run) => run.startingConditions.reason ?? 'fresh')).toEqual([
+      'rollback',
+      'fresh',
+    ]);
     expect(readFileSync(summary, 'utf8')).toBe(summaryAfterSummarize());
     expect((await cli('status', '-e', executionDir)).stdout).toMatch(/Next codon\s+polish-pass#0/);
 

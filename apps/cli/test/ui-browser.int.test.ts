@@ -306,11 +306,12 @@ describeInChromium(`hankweave ui in headless Chromium (${chromium ?? 'none'})`, 
     }
   });
 
-  it('shows the rolled-back execution: the continue and rollback runs nested under the first', async () => {
+  it('shows the rolled-back execution: one rollback run nested under the first', async () => {
     await open(`/executions/${idOf(dirs.rolledBack)}`);
     await checkExecutionPage(dirs.rolledBack);
+    // `hankweave rollback` records one run: no empty `continue` run before the rollback's own.
     const reasons = (await runTreeOnPage()).map((node) => node.reason).sort();
-    expect(reasons).toEqual(['continue', 'fresh', 'rollback']);
+    expect(reasons).toEqual(['fresh', 'rollback']);
   });
 
   it('lists the checkpoints state.json records and diffs two side by side', async () => {
@@ -383,6 +384,8 @@ describeInChromium(`hankweave ui in headless Chromium (${chromium ?? 'none'})`, 
     expect(result?.['data-ok'], message).toBe('true');
 
     const after = fullState(dir);
+    // One rollback, one new run.
+    expect(after.runs).toHaveLength(before.runs.length + 1);
     const rollback = after.runs.find(
       (run) => run.startingConditions.reason === 'rollback',
     ) as FullRunJson;

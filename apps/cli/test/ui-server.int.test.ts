@@ -170,11 +170,9 @@ describe('hankweave ui', () => {
       recordsOf(state).map(({ key, record }) => [key, record.codonId, record.status]),
     );
     expect(detail.runTree).toHaveLength(1);
-    expect(detail.runTree[0]?.children.map((child) => child.reason)).toEqual([
-      'continue',
-      'rollback',
-    ]);
-    expect(detail.runTree[0]?.children[1]?.from?.afterCodon).toBe('summarize');
+    // `hankweave rollback` records one run (no empty `continue` run before it).
+    expect(detail.runTree[0]?.children.map((child) => child.reason)).toEqual(['rollback']);
+    expect(detail.runTree[0]?.children[0]?.from?.afterCodon).toBe('summarize');
     expect(detail.loops).toEqual([{ loopId: 'polish', iterations: 2 }]);
     expect(detail.live).toBeUndefined();
   });

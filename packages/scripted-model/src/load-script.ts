@@ -26,7 +26,8 @@ export function parseScript(value: unknown): Script {
  * Reads a JSON script file and validates it with {@link parseScript}.
  *
  * @throws {ScriptedModelError} SCRIPTED_MODEL_SCRIPT_UNREADABLE when the file cannot be read or
- * is not JSON; SCRIPTED_MODEL_INVALID_SCRIPT when it does not match the schema.
+ * is not JSON; SCRIPTED_MODEL_INVALID_SCRIPT (`invalid script <path>: ...`, `details.path`) when it
+ * does not match the schema.
  */
 export async function loadScript(path: string): Promise<Script> {
   let value: unknown;
@@ -39,5 +40,15 @@ export async function loadScript(path: string): Promise<Script> {
       { cause, details: { path } },
     );
   }
-  return parseScript(value);
+  try {
+    return parseScript(value);
+  } catch (error) {
+    // The same error, naming the file it came from.
+    if (!ScriptedModelError.is(error, 'SCRIPTED_MODEL_INVALID_SCRIPT')) throw error;
+    throw new ScriptedModelError(
+      'SCRIPTED_MODEL_INVALID_SCRIPT',
+      error.message.replace(/^invalid script:/, `invalid script ${path}:`),
+      { cause: error.cause, details: { ...error.details, path } },
+    );
+  }
 }

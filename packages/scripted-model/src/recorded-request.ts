@@ -50,6 +50,9 @@ export interface RecordedRequest {
   side?: boolean;
   /** Set when the request consumed or hit a script turn. */
   match?: RequestMatch;
-  /** Set when the server answered with its own error (no conversation, no turn, bad body). */
-  error?: { code: ScriptedModelErrorCode; message: string };
+  /**
+   * Set when the server answered with its own error (no conversation, no turn, bad body).
+   * `details` names what the script lacked: `{conversation, turn}` for a missing turn.
+   */
+  error?: { code: ScriptedModelErrorCode; message: string; details?: Record<string, unknown> };
 }

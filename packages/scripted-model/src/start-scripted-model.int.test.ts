@@ -214,7 +214,12 @@ describe('startScriptedModel()', () => {
     expect(await response.json()).toMatchObject({
       error: { message: expect.stringMatching(/^SCRIPTED_MODEL_NO_TURN/) },
     });
-    expect(model.requests[0]?.error).toMatchObject({ code: 'SCRIPTED_MODEL_NO_TURN' });
+    // The record names what the script lacks: the conversation and the turn asked for.
+    expect(model.requests[0]?.error).toMatchObject({
+      code: 'SCRIPTED_MODEL_NO_TURN',
+      details: { turn: 1 },
+    });
+    expect(model.requests[0]?.error?.details?.conversation).toEqual(expect.any(String));
   });
 
   it('answers 400 SCRIPTED_MODEL_INVALID_REQUEST to a body that is not a Messages request', async () => {

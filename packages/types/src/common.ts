@@ -41,15 +41,31 @@ export const FAILURE_TYPES = [
 ] as const;
 export type FailureType = (typeof FAILURE_TYPES)[number];
 
-/** Why a codon failed, and whether trying again may help (reference §4.9). */
+/**
+ * Why a codon failed, and whether trying again may help (reference §4.9). `interrupted` is our
+ * one addition: the codon was stopped by Ctrl-C, SIGTERM or a client's shutdown, a stop rather
+ * than a fault. Such a reason keeps `type: 'unknown'` (retriable) and a message starting with
+ * `Interrupted`, so readers of the original, which know only the five types, still parse it.
+ */
 export const failureReasonSchema = z.looseObject({
   type: z.enum(FAILURE_TYPES),
   retriable: z.boolean(),
   message: z.string().optional(),
   sentinelRefs: z.array(z.string()).optional(),
   retryAfterMs: z.number().nonnegative().optional(),
+  interrupted: z.boolean().optional(),
 });
 export type FailureReason = z.infer<typeof failureReasonSchema>;
+
+/**
+ * True when a failure is an interruption (a stop, not a fault): `interrupted: true`, or, in
+ * executions written before that flag, the runtime's message `Interrupted: the server shut
+ * down ...`.
+ */
+export function isInterruption(reason: FailureReason | undefined | null): boolean {
+  if (!reason) return false;
+  return reason.interrupted === true || /^Interrupted\b/.test(reason.message ?? '');
+}
 
 /** Where a plan entry sits inside a loop (seed 000 "Loop Context"). Loose: old files add fields. */
 export const loopContextSchema = z.looseObject({

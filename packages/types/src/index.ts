@@ -29,6 +29,7 @@ export {
   type FailureReason,
   type FailureType,
   failureReasonSchema,
+  isInterruption,
   type LoopContext,
   loopContextSchema,
   type TokenUsage,

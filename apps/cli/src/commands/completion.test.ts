@@ -34,20 +34,66 @@ describe('completionScript()', () => {
     });
   }
 
-  it('completes subcommands and flags when bash runs it', () => {
+  /** The words bash offers for `line` (the cursor at its end), with `hankweave` defined as `stub`. */
+  const complete = (line: string, stub = 'hankweave() { :; }') => {
     const script = completionScript(program, 'bash');
-    const run = (line: string) => {
-      const words = line.split(' ');
-      const probe = `${script}
+    const words = line.split(' ');
+    const probe = `${script}
+${stub}
 COMP_WORDS=(${words.map((word) => `'${word}'`).join(' ')}); COMP_CWORD=${words.length - 1}
 _hankweave_complete; printf '%s\\n' "\${COMPREPLY[@]}"`;
-      return spawnSync('bash', ['-c', probe], { encoding: 'utf8', cwd: '/' }).stdout.split('\n');
-    };
-    expect(run('hankweave stat')).toContain('status');
-    expect(run('hankweave rollback --')).toContain('--execution');
-    expect(run('hankweave --scr')).toContain('--scripted-model');
+    return spawnSync('bash', ['-c', probe], { encoding: 'utf8', cwd: '/' })
+      .stdout.split('\n')
+      .filter((word) => word !== '');
+  };
+
+  it('completes subcommands and flags when bash runs it', () => {
+    expect(complete('hankweave stat')).toContain('status');
+    expect(complete('hankweave rollback --')).toContain('--execution');
+    expect(complete('hankweave --scr')).toContain('--scripted-model');
     // `list` and `executions` only point at `sessions`: hidden, so not offered.
-    expect(run('hankweave lis')).not.toContain('list');
-    expect(run('hankweave executi')).not.toContain('executions');
+    expect(complete('hankweave lis')).not.toContain('list');
+    expect(complete('hankweave executi')).not.toContain('executions');
+    expect(complete('hankweave __compl')).toEqual([]);
+  });
+
+  it('completes the values a definition names, not file names (run from /, full of files)', () => {
+    expect(complete('hankweave completion ')).toEqual(['bash', 'zsh', 'fish']);
+    expect(complete('hankweave events --type codon.c')).toEqual(['codon.completed']);
+    expect(complete('hankweave events -t codon.st')).toEqual(['codon.started']);
+    // A comma-separated list completes its last part.
+    expect(complete('hankweave events --type codon.started,codon.c')).toEqual([
+      'codon.started,codon.completed',
+    ]);
+    expect(complete('hankweave events --type rig.')).toContain('rig.*');
+    expect(complete('hankweave checkpoints --type ')).toEqual([
+      'rig-setup',
+      'completed',
+      'error',
+      'skipped',
+      'exit',
+    ]);
+    expect(complete('hankweave sessions --status ki')).toEqual(['killed']);
+    expect(complete('hankweave jobs --status fa')).toEqual(['failed']);
+    // A flag without listed values still completes files; so does the hank argument.
+    expect(complete('hankweave --data tm')).toContain('tmp');
+    expect(complete('hankweave tm')).toContain('tmp');
+    expect(complete('hankweave completion bash --')).toEqual(['--help']);
+  });
+
+  it('asks `hankweave __complete` for codon ids, passing the words typed so far', () => {
+    // A stand-in that shows what it was asked, as the values it returns.
+    const stub = `hankweave() { local IFS=_; printf '%s\\n' "asked:$*" observe summarize; }`;
+    expect(complete('hankweave events -e /x/run --codon ', stub)).toEqual([
+      'asked:__complete_codons_--_events_-e_/x/run_--codon',
+      'observe',
+      'summarize',
+    ]);
+    expect(complete('hankweave rollback s', stub)).toEqual(['summarize']);
+    expect(complete('hankweave diff observe s', stub)).toEqual(['summarize']);
+    expect(complete('hankweave checkpoints --run ', stub)[0]).toBe(
+      'asked:__complete_runs_--_checkpoints_--run',
+    );
+    expect(complete('hankweave kill ', stub)[0]).toBe('asked:__complete_sessions_--_kill');
   });
 });

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
-import { SAMPLE_DATA_DIR, sampleHankFiles } from '../init/sample-hank.js';
+import { existsSync, readdirSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { SAMPLE_DATA_DIR } from '../init/sample-hank.js';
+import { writeSampleHank } from '../init/write-sample-hank.js';
 import { CliError } from '../output/cli-error.js';
-import { commandHint, detectLauncher } from '../output/command-hint.js';
+import { commandHint } from '../output/command-hint.js';
 import { shellArg } from '../output/summary.js';
 import type { Terminal } from '../output/terminal.js';
 
@@ -25,25 +26,13 @@ export function initCommand(
       `Pass a new or empty directory (\`${commandHint('init', 'my-hank')}\`), or --force to write the sample files into it anyway.`,
     );
   }
-  const name = basename(dir).replace(/[^\w.-]+/g, '-') || 'my-hank';
-  // The scaffold's README names a CLI that works from the hank's own directory: the repository's
-  // root script only works inside the repository, so it gets the CLI's full path instead.
-  const cli =
-    detectLauncher() === 'pnpm-root'
-      ? `node ${shellArg(process.argv[1] ?? 'hankweave')}`
-      : commandHint();
-  const files = sampleHankFiles(name, cli);
-  for (const [path, content] of Object.entries(files)) {
-    const target = join(dir, path);
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, content);
-  }
+  const files = writeSampleHank(dir);
   const { style } = terminal;
   const shown = relative(process.cwd(), dir) || '.';
   const arg = shellArg(shown);
   const data = shellArg(join(shown, SAMPLE_DATA_DIR));
   terminal.out(`${style.green('✓')} Created a sample hank in ${dir}:`);
-  for (const path of Object.keys(files)) terminal.out(`    ${path}`);
+  for (const path of files) terminal.out(`    ${path}`);
   terminal.out();
   terminal.out(
     'Run it offline now (the real Claude Code agent, answered by a local scripted model):',

@@ -21,6 +21,7 @@ import { attachIdleControls, IDLE_KEYS } from '../run/idle-controls.js';
 import { inlineData } from '../run/input-data.js';
 import { resolveRunInputs } from '../run/run-inputs.js';
 import { printRuntimeConfigWarnings, resolveCliRuntimeConfig } from '../run/runtime-config.js';
+import { reportUnanswered } from '../run/unanswered-requests.js';
 import { cliVersion } from '../version.js';
 import { readHankJson } from './load-hank.js';
 import { validateCommand } from './validate.js';
@@ -242,7 +243,8 @@ export async function runCommand(
       },
       view.summaryToStderr,
     );
-    reportUnanswered(terminal, dryRun?.unanswered() ?? []);
+    if (dryRun && options.scriptedModel)
+      reportUnanswered(terminal, dryRun.unanswered(), resolve(options.scriptedModel));
     return exit.exitCode;
   } finally {
     detach?.();
@@ -279,24 +281,6 @@ function parseSeconds(
     );
   }
   return seconds * 1000;
-}
-
-/** Requests a dry run's script had no answer for, each distinct problem once. */
-function reportUnanswered(terminal: Terminal, problems: string[]): void {
-  if (problems.length === 0) return;
-  const counts = new Map<string, number>();
-  for (const problem of problems) counts.set(problem, (counts.get(problem) ?? 0) + 1);
-  for (const [problem, count] of counts)
-    terminal.err(
-      terminal.style.yellow(
-        `! The scripted model could not answer ${count} request(s): ${problem}`,
-      ),
-    );
-  terminal.err(
-    terminal.style.dim(
-      '→ Give every codon a conversation whose match.marker appears in its prompt (see @hankweave/scripted-model).',
-    ),
-  );
 }
 
 function parsePort(value: string | undefined): number | undefined {

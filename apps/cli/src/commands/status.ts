@@ -43,6 +43,7 @@ export async function statusCommand(
         })),
         codons: rows.map(({ record: _record, ...row }) => row),
         nextCodonId: thread.nextCodonId,
+        interruptedCodonId: thread.interruptedCodonId ?? null,
         lastSuccess: lastSuccess ?? null,
         totalCost: totalCost(state),
         // What totalCost covers: every record of every run, agents and sentinels.
@@ -66,7 +67,7 @@ export async function statusCommand(
     `${label('Runtime')}${lock ? style.green(`running (pid ${lock.pid}, run ${lock.runId ?? '?'})`) : 'not running'}`,
   );
   terminal.out(
-    `${label('Runs')}${state.runs.length}${latest ? ` (latest ${latest.runId}: ${latest.status})` : ''}`,
+    `${label('Runs')}${state.runs.length}${latest ? ` (latest ${latest.runId}: ${runStatusOf(latest, thread)})` : ''}`,
   );
   terminal.out(`${label('Codons')}${countByStatus(rows)}`);
   const layout = rowLayout(rows);
@@ -112,7 +113,19 @@ function nextCodon(
   if (active)
     return `(${active.codonId} was ${active.status} when its runtime died; resuming recovers it)`;
   if (thread.nextCodonId) return thread.nextCodonId;
+  if (thread.interruptedCodonId)
+    return `${thread.interruptedCodonId} (it was interrupted; resuming runs it again from the last success)`;
   return thread.failed
     ? '(none: the last run failed; it rolls back to the last success when resumed)'
     : '(none: the plan is complete)';
+}
+
+/** A run's status as said to a person: a failed run that an interruption ended is `interrupted`. */
+function runStatusOf(
+  run: { runId: string; status: string },
+  thread: ReturnType<typeof executionThread>,
+): string {
+  return run.status === 'failed' && thread.runId === run.runId && thread.interruptedCodonId
+    ? 'interrupted'
+    : run.status;
 }

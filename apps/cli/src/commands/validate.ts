@@ -1,7 +1,8 @@
 import { readdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { installedHarnesses } from '@hankweave/runtime';
 import { type HankConfig, type HankIssue, isLoopConfig, validateHank } from '@hankweave/types';
+import { defaultDataOf } from '../execution/find-execution.js';
 import { printBudgetTable } from '../output/budget-table.js';
 import { commandHint, shellArg } from '../output/command-hint.js';
 import type { Terminal } from '../output/terminal.js';
@@ -86,15 +87,25 @@ export function validateCommand(
     terminal.err(style.red(`Validation failed: ${hankPath}`));
     for (const error of result.errors)
       terminal.err(`   ${style.red('•')} ${error.path}: ${error.message}`);
+    const count = result.errors.length === 1 ? 'the field above' : 'the fields above';
+    terminal.err(
+      `${style.dim('→')} Fix ${count} in ${hankPath}, then check again: ${commandHint('validate', shellArg(hankArg))}`,
+    );
     return 1;
   }
   terminal.out(style.green(`✓ ${hankPath} is valid`));
-  terminal.out(style.dim(`→ Run it: ${commandHint(shellArg(hankArg), '<data>')}`));
+  // A hank directory with a data/ folder runs on it by default; otherwise the data is needed.
+  const ownData = defaultDataOf(hankDir) !== hankDir;
+  terminal.out(
+    style.dim(
+      `→ Run it: ${ownData ? `${commandHint(shellArg(relativeOrAbsolute(hankDir)))}   (on its data/ folder)` : commandHint(shellArg(hankArg), '<data>')}`,
+    ),
+  );
   return 0;
 }
 
 /** A copy of the parsed hank with every codon's model set to `model` (what a run does with -m). */
-function withModel(config: unknown, model: string): unknown {
+export function withModel(config: unknown, model: string): unknown {
   const copy = structuredClone(config) as { hank?: unknown };
   if (!Array.isArray(copy?.hank)) return copy;
   for (const item of copy.hank as Record<string, unknown>[]) {
@@ -158,4 +169,10 @@ export function printStructure(terminal: Terminal, config: HankConfig): void {
       );
     }
   }
+}
+
+/** `path` relative to the current directory when it is inside it, else as it is. */
+function relativeOrAbsolute(path: string): string {
+  const shown = relative(process.cwd(), path);
+  return shown === '' ? '.' : shown.startsWith('..') || isAbsolute(shown) ? path : shown;
 }

@@ -34,8 +34,8 @@ export function hankDirectoryDataWarning(hankDir: string): string {
 
 /**
  * The execution directory a subcommand works on: `-e` as given (it must hold `.hankweave/`), or
- * the managed execution for the data (`--data`; default the cwd, or its `data/` folder when the
- * cwd is a hank directory), found as a run finds it: the same data hash first, else the newest
+ * the managed execution for the data (`--data`, default the cwd; for a hank directory also its
+ * `data/` folder, which a run of that directory uses), found as a run finds it: the same data hash first, else the newest
  * execution created for the same data path. In that case the data changed since, and `note` says
  * which execution was picked.
  */
@@ -65,9 +65,13 @@ export async function findExecution(
       'Pass --data <the data the hank ran on>, or -e <execution dir>.',
     );
   }
-  // Without --data, a hank directory may have run on its data/ folder or on itself.
-  const candidates =
-    selector.data === undefined ? [...new Set([defaultDataOf(data), data])] : [data];
+  // A hank directory (the cwd, or `--data my-hank`) runs on its data/ folder by default
+  // (`hankweave my-hank`), or on itself: look for both, the path as given first when it is given.
+  const candidates = [
+    ...new Set(
+      selector.data === undefined ? [defaultDataOf(data), data] : [data, defaultDataOf(data)],
+    ),
+  ];
   const baseDir = defaultExecutionBaseDir(env);
   let changed: { dataPath: string; match: ExecutionMatch } | undefined;
   for (const dataPath of candidates) {

@@ -68,6 +68,8 @@ export async function rollbackExecution(
     dataPath,
     executionDir,
     autostart: false,
+    // The rollback opens the one run it records: no empty `continue` run before it.
+    openRunAtStart: false,
     // A rollback runs no agent: no credentials or API are needed.
     preflight: false,
     force: options.force === true,

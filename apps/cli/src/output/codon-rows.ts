@@ -1,12 +1,12 @@
 import { codonCost, executionThread } from '@hankweave/state';
-import type {
-  BudgetExceeded,
-  CodonExecution,
-  CodonStatus,
-  HankweaveState,
-  TokenUsage,
+import {
+  type BudgetExceeded,
+  type CodonExecution,
+  type CodonStatus,
+  type HankweaveState,
+  isInterruption,
+  type TokenUsage,
 } from '@hankweave/types';
-import { RECORD_CHECKPOINT_TYPES, recordCheckpoint } from '../execution/checkpoint-ref.js';
 
 /** A plan entry with what is known about it: the latest record on the execution thread. */
 export interface CodonRow {
@@ -18,6 +18,8 @@ export interface CodonRow {
   cost: number;
   tokens?: TokenUsage;
   failure?: string;
+  /** A failed codon that was interrupted (Ctrl-C, SIGTERM): a stop, shown as `interrupted`. */
+  interrupted?: boolean;
   /** The budget limit that stopped the codon, if one did. */
   budgetExceeded?: BudgetExceeded;
   record?: CodonExecution;
@@ -60,6 +62,7 @@ export function codonRows(state: HankweaveState): CodonRow[] {
 function toRow(codonId: string, name: string, record: CodonExecution | undefined): CodonRow {
   if (!record) return { codonId, name, status: 'pending', cost: 0 };
   const failure = record.status === 'failed' ? record.failureReason.message : undefined;
+  const interrupted = record.status === 'failed' && isInterruption(record.failureReason);
   const tokens = recordTokens(record);
   const budgetExceeded = (record as { budgetExceeded?: BudgetExceeded | null }).budgetExceeded;
   const endTime =
@@ -75,16 +78,21 @@ function toRow(codonId: string, name: string, record: CodonExecution | undefined
     cost: codonCost(record),
     ...(tokens ? { tokens } : {}),
     ...(failure ? { failure } : {}),
+    ...(interrupted ? { interrupted } : {}),
     ...(budgetExceeded ? { budgetExceeded } : {}),
     record,
   };
 }
 
-/** Counts rows by status, in a stable order, skipping zeros: `4 completed, 1 pending`. */
+/**
+ * Counts rows by status, in a stable order, skipping zeros: `4 completed, 1 pending`. An
+ * interrupted codon counts as `interrupted`, not `failed`.
+ */
 export function countByStatus(rows: readonly CodonRow[]): string {
   const order = [
     'completed',
     'failed',
+    'interrupted',
     'skipped',
     'running',
     'completing-sentinels',
@@ -94,26 +102,41 @@ export function countByStatus(rows: readonly CodonRow[]): string {
     'pending',
   ];
   const counts = new Map<string, number>();
-  for (const row of rows) counts.set(row.status, (counts.get(row.status) ?? 0) + 1);
+  for (const row of rows) {
+    const status = row.interrupted ? 'interrupted' : row.status;
+    counts.set(status, (counts.get(status) ?? 0) + 1);
+  }
   const parts = order
     .filter((status) => counts.get(status))
     .map((status) => `${counts.get(status)} ${status}`);
   return parts.length > 0 ? parts.join(', ') : 'no codons';
 }
 
-/** Every distinct checkpoint sha recorded on codon records, across all runs. */
+/**
+ * Every distinct checkpoint sha recorded on codon records, across all runs: the count
+ * `hankweave checkpoints` lists. Every checkpoint field counts whatever the record's status: an
+ * interrupted codon's `exit` checkpoint is kept in `skipCheckpoint` of a failed record.
+ */
 export function checkpointCount(state: HankweaveState): number {
   const shas = new Set<string>();
   for (const run of state.runs) {
     for (const codon of run.codons) {
-      for (const type of RECORD_CHECKPOINT_TYPES) {
-        const sha = recordCheckpoint(codon, type);
+      const record = codon as Partial<Record<(typeof CHECKPOINT_FIELDS)[number], string>>;
+      for (const field of CHECKPOINT_FIELDS) {
+        const sha = record[field];
         if (sha) shas.add(sha);
       }
     }
   }
   return shas.size;
 }
+
+const CHECKPOINT_FIELDS = [
+  'rigSetupCheckpoint',
+  'completionCheckpoint',
+  'errorCheckpoint',
+  'skipCheckpoint',
+] as const;
 
 /** What an execution has cost, split by who spent it. */
 export interface CostBreakdown {

@@ -1,10 +1,13 @@
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   closestCommand,
   commandHintIn,
   detectLauncher,
   LAUNCHER_ENV,
+  pathRunsThisCli,
   shellArg,
 } from './command-hint.js';
 
@@ -78,5 +81,34 @@ describe('closestCommand()', () => {
     expect(closestCommand('my-hank', names)).toBeUndefined();
     expect(closestCommand('data', names)).toBeUndefined();
     expect(closestCommand('x', names)).toBeUndefined();
+  });
+});
+
+describe('pathRunsThisCli()', () => {
+  it('is true when the first hankweave on PATH links to this bin.js, false for another one', () => {
+    const root = mkdtempSync(join(tmpdir(), 'hw-path-'));
+    try {
+      const dist = join(root, 'clone', 'apps', 'cli', 'dist');
+      const other = join(root, 'other', 'dist');
+      for (const dir of [dist, other, join(root, 'bin'), join(root, 'bin2')])
+        mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dist, 'bin.js'), '');
+      writeFileSync(join(other, 'bin.js'), '');
+      symlinkSync(join(dist, 'bin.js'), join(root, 'bin', 'hankweave'));
+      symlinkSync(join(other, 'bin.js'), join(root, 'bin2', 'hankweave'));
+      const bin = join(root, 'bin');
+      const bin2 = join(root, 'bin2');
+      expect(pathRunsThisCli([join(root, 'none'), bin].join(delimiter), dist)).toBe(true);
+      // A script runner's node_modules/.bin (pnpm's own launcher there) is not the user's PATH.
+      const scriptBin = join(root, 'repo', 'node_modules', '.bin');
+      mkdirSync(scriptBin, { recursive: true });
+      writeFileSync(join(scriptBin, 'hankweave'), '');
+      expect(pathRunsThisCli([scriptBin, bin].join(delimiter), dist)).toBe(true);
+      // The first one found is what a shell runs.
+      expect(pathRunsThisCli([bin2, bin].join(delimiter), dist)).toBe(false);
+      expect(pathRunsThisCli(join(root, 'none'), dist)).toBe(false);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

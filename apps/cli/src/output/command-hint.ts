@@ -1,4 +1,6 @@
-import { sep } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { basename, delimiter, dirname, join, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * The environment variable the repository's root script (`pnpm hankweave ...`) sets, so that the
@@ -15,9 +17,12 @@ export type Launcher = 'pnpm-root' | 'npx' | 'bin';
  * that npx fetched (`npx -y pnpm@10.34.9 hankweave`, the README's setup without a global pnpm)
  * is suggested the same way, since a bare `pnpm` may not exist there.
  */
-function prefixOf(launcher: Launcher, env: NodeJS.ProcessEnv): string {
+function prefixOf(launcher: Launcher, env: NodeJS.ProcessEnv, self: string): string {
   if (launcher === 'npx') return 'npx hankweave';
   if (launcher === 'bin') return 'hankweave';
+  // After the README's setup (`pnpm example` links the CLI onto PATH), the plain command is this
+  // very CLI and works from any directory, where `pnpm hankweave` does not.
+  if (pathRunsThisCli(env.PATH ?? '', self)) return 'hankweave';
   const pnpmViaNpx = (env.npm_execpath ?? '').includes(`${sep}_npx${sep}`);
   const version = /\bpnpm\/(\d[\w.-]*)/.exec(env.npm_config_user_agent ?? '')?.[1];
   return pnpmViaNpx && version ? `npx -y pnpm@${version} hankweave` : 'pnpm hankweave';
@@ -52,12 +57,50 @@ export function shellArg(value: string): string {
  * `commandHint('status', '-e', shellArg(dir))` → `pnpm hankweave status -e /x` from the root script.
  */
 export function commandHint(...words: string[]): string {
-  return [prefixOf(detectLauncher(), process.env), ...words].join(' ');
+  return [prefixOf(detectLauncher(), process.env, ownDirectory()), ...words].join(' ');
 }
 
-/** {@link commandHint} for a given environment and script path (tests). */
+/**
+ * {@link commandHint} for a given environment and script path (tests); `cliDir` stands for the
+ * directory of the running CLI's `bin.js` (default: this module's directory, `dist/` when built).
+ */
 export function commandHintIn(env: NodeJS.ProcessEnv, script: string, ...words: string[]): string {
-  return [prefixOf(detectLauncher(env, script), env), ...words].join(' ');
+  return [prefixOf(detectLauncher(env, script), env, ownDirectory()), ...words].join(' ');
+}
+
+/** The directory of the running CLI's code: `dist/` of the package once built (one bundle). */
+function ownDirectory(): string {
+  return dirname(fileURLToPath(import.meta.url));
+}
+
+const pathChecks = new Map<string, boolean>();
+
+/**
+ * Whether the first `hankweave` on `path` is this CLI: a link (the README's setup makes one)
+ * whose real file is the `bin.js` beside this module. Looked up once per PATH value.
+ */
+export function pathRunsThisCli(path: string, cliDir: string): boolean {
+  const key = `${cliDir}\0${path}`;
+  let known = pathChecks.get(key);
+  if (known === undefined) {
+    known = false;
+    for (const dir of path.split(delimiter)) {
+      // pnpm and npm put `node_modules/.bin` on PATH for what they run (the repository's own
+      // holds its `pnpm hankweave` launcher); a user's shell does not have it.
+      const candidate =
+        dir === '' || /node_modules[\\/]\.bin[\\/]?$/.test(dir) ? '' : join(dir, 'hankweave');
+      if (candidate === '' || !existsSync(candidate)) continue;
+      try {
+        const target = realpathSync(candidate);
+        known = basename(target) === 'bin.js' && dirname(target) === realpathSync(cliDir);
+      } catch {
+        known = false;
+      }
+      break;
+    }
+    pathChecks.set(key, known);
+  }
+  return known;
 }
 
 /**
@@ -91,4 +134,15 @@ function editDistance(a: string, b: string): number {
     }
   }
   return at(a.length, b.length);
+}
+
+/**
+ * The CLI as a command that works from any directory (for files written to disk, such as the
+ * README `init` writes): the printed prefix when it is `hankweave` or `npx hankweave`; under the
+ * repository's `pnpm hankweave` without the CLI on PATH, `node <this CLI's bin.js>`.
+ */
+export function portableCommand(): string {
+  const prefix = commandHint();
+  if (!prefix.startsWith('pnpm') && !prefix.includes(' pnpm@')) return prefix;
+  return `node ${shellArg(join(ownDirectory(), 'bin.js'))}`;
 }

@@ -3,6 +3,7 @@ import {
   type EventData,
   type EventEnvelope,
   type HankweaveEvent,
+  isInterruption,
 } from '@hankweave/types';
 import { formatCost, formatCount, formatDuration, oneLine, shortSha, truncate } from './format.js';
 import { translateRuntimeMessage } from './runtime-words.js';
@@ -99,6 +100,8 @@ function describeKnownEvent(event: HankweaveEvent): string {
       const reason = data.failureReason?.message;
       if (data.success)
         return `completed in ${formatDuration(data.duration)}, ${formatCost(data.cost)}`;
+      if (isInterruption(data.failureReason))
+        return `${oneLine(reason ?? 'Interrupted').replace(/^Interrupted/, 'interrupted')} (after ${formatDuration(data.duration)})`;
       return `failed after ${formatDuration(data.duration)}${reason ? `: ${oneLine(reason)}` : ''}${data.failureIgnored ? ' (ignored: onFailure=ignore)' : ''}`;
     }
     case 'rig.output':

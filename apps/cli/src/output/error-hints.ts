@@ -65,8 +65,7 @@ function hintTable(): Record<string, string> {
       'Pass an execution whose runs/ folder still holds the agent logs (a replay reads them).',
     SCRIPTED_MODEL_INVALID_SCRIPT:
       'Fix the script; its JSON Schema is @hankweave/scripted-model/schemas/script.schema.json.',
-    SCRIPTED_MODEL_SCRIPT_UNREADABLE:
-      'Pass the path of a JSON model script, e.g. examples/hello-hank/model-script.json.',
+    SCRIPTED_MODEL_SCRIPT_UNREADABLE: `Pass the path of a JSON model script (\`${commandHint('init', '<dir>')}\` writes a sample hank with one, model-script.json).`,
     SCRIPTED_MODEL_LISTEN_FAILED:
       'The dry run could not listen on loopback; check that 127.0.0.1 is available.',
     JOURNAL_OPEN_FAILED:

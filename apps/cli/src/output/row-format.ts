@@ -18,7 +18,7 @@ export function statusSymbol(row: CodonRow, style: Style, frame?: number): strin
     case 'completed':
       return style.green('✓');
     case 'failed':
-      return style.red('✗');
+      return row.interrupted ? style.yellow('■') : style.red('✗');
     case 'skipped':
       return style.yellow('↷');
     case 'pending':
@@ -81,11 +81,17 @@ export function formatRow(row: CodonRow, style: Style, options: RowOptions): str
   const room = options.columns - 2 - Array.from(main).length - 2;
   const tail = activity && room > 3 ? `  ${truncate(activity, room)}` : '';
   const text = truncate(main, Math.max(0, options.columns - 2));
-  const colouredTail = row.status === 'failed' ? style.red(tail) : style.dim(tail);
+  const colouredTail =
+    row.status === 'failed'
+      ? row.interrupted
+        ? style.yellow(tail)
+        : style.red(tail)
+      : style.dim(tail);
   return `${statusSymbol(row, style, options.frame)} ${row.status === 'pending' ? style.dim(text) : text}${tail ? colouredTail : ''}`;
 }
 
 function defaultActivity(row: CodonRow): string {
+  if (row.interrupted) return (row.failure ?? 'Interrupted').replace(/^Interrupted/, 'interrupted');
   if (row.status === 'failed') return row.failure ? `failed: ${row.failure}` : 'failed';
   if (row.status === 'completed' || row.status === 'pending') return '';
   return row.status;

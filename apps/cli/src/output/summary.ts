@@ -45,7 +45,8 @@ export function printSummary(terminal: Terminal, input: RunSummaryInput, toStder
   const { style } = terminal;
   const ok = input.exitCode === 0;
   const complete = ok && input.reason === 'all codons completed';
-  const runFailed = input.state ? executionThread(input.state).failed : !ok;
+  const thread = input.state ? executionThread(input.state) : undefined;
+  const runFailed = thread ? thread.failed : !ok;
   const reason = REASONS[input.reason] ?? input.reason;
   const symbol = complete ? style.green('✓') : ok ? style.yellow('■') : style.red('✗');
   print();
@@ -68,7 +69,7 @@ export function printSummary(terminal: Terminal, input: RunSummaryInput, toStder
     const dir = shellArg(input.executionDir);
     print(`${label('Execution')}${input.executionDir}`);
     print(
-      `${label('Resume')}${commandHint('--execution', dir, ...(input.resumeFlags ?? []))}${runFailed ? '   (rolls back to the last success first)' : ''}`,
+      `${label('Resume')}${commandHint('--execution', dir, ...(input.resumeFlags ?? []))}${resumeNote(thread, runFailed)}`,
     );
     print(
       `${label('Inspect')}${commandHint('checkpoints', '-e', dir)}   (also: status, events, diff)`,
@@ -78,6 +79,16 @@ export function printSummary(terminal: Terminal, input: RunSummaryInput, toStder
         `${label('Why')}${commandHint('events', '-e', dir, '--type', 'error,codon.completed')}`,
       );
   }
+}
+
+/** What resuming does first, said after the Resume command. */
+function resumeNote(
+  thread: ReturnType<typeof executionThread> | undefined,
+  failed: boolean,
+): string {
+  if (thread?.interruptedCodonId)
+    return `   (runs ${thread.interruptedCodonId} again, the codon that was interrupted)`;
+  return failed ? '   (rolls back to the last success first)' : '';
 }
 
 /**

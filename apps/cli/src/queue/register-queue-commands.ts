@@ -1,7 +1,9 @@
-import type { Command } from 'commander';
+import { JOB_STATUSES } from '@hankweave/queue';
+import { type Command, Option } from 'commander';
 import { cancelCommand, jobsCommand } from '../commands/jobs.js';
 import { submitCommand } from '../commands/submit.js';
 import { workerCommand } from '../commands/worker.js';
+import { completeWith } from '../completion/value-sources.js';
 import { POSTGRES_URL_ENV } from '../fleet/postgres-options.js';
 import type { Terminal } from '../output/terminal.js';
 import { REDIS_URL_ENV } from './queue-options.js';
@@ -73,10 +75,14 @@ export function registerQueueCommands(
     .description('the jobs of a queue: status, hank, progress, cost, worker (cancel: jobs cancel)')
     .option('--redis <url>', REDIS_HELP)
     .option('--queue <name>', QUEUE_HELP)
-    .option(
-      '--status <list>',
-      'only these: active, waiting, prioritized, delayed, completed, failed (comma-separated)',
-      collect,
+    .addOption(
+      completeWith(
+        new Option(
+          '--status <list>',
+          'only these: active, waiting, prioritized, delayed, completed, failed (comma-separated)',
+        ).argParser(collect),
+        JOB_STATUSES,
+      ),
     )
     .option('-n, --limit <count>', 'the newest jobs of each status', '100')
     .option('--json', 'print an array of job summaries (progress and result included)')

@@ -2,9 +2,16 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, statSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
-import { loadScript, type ScriptedModel, startScriptedModel } from '@hankweave/scripted-model';
+import {
+  loadScript,
+  type ScriptedModel,
+  ScriptedModelError,
+  startScriptedModel,
+} from '@hankweave/scripted-model';
 import { CliError } from '../output/cli-error.js';
+import { commandHint } from '../output/command-hint.js';
 import { describeFsError } from '../output/fs-error-hint.js';
+import type { UnansweredRequest } from './unanswered-requests.js';
 
 /** A dry run: the scripted model serving the agent, and the environment that points it there. */
 export interface DryRun {
@@ -12,8 +19,8 @@ export interface DryRun {
   /** Where Pi codons (models that are not Anthropic's) reach it: its `/v1`, in each model's API family. */
   piBaseUrl: string;
   env: NodeJS.ProcessEnv;
-  /** Requests the script had no answer for (each failed the agent's call), as messages. */
-  unanswered(): string[];
+  /** Requests the script had no answer for (each failed the agent's call). */
+  unanswered(): UnansweredRequest[];
   close(): Promise<void>;
 }
 
@@ -38,7 +45,7 @@ export async function startDryRun(
   // The data is hashed below to name the config directory, before the runtime checks it: a
   // missing data path must be said here, in words, not as the hash's raw ENOENT.
   checkDataExists(dataPath);
-  const script = await loadScript(resolve(scriptPath));
+  const script = await loadModelScript(resolve(scriptPath));
   const model = await startScriptedModel({ script });
   const configDir = join(
     tmpdir(),
@@ -62,9 +69,7 @@ export async function startDryRun(
     piBaseUrl: `${model.url}/v1`,
     env,
     unanswered: () =>
-      model.requests
-        .filter((request) => request.error)
-        .map((request) => `${request.error?.code}: ${request.error?.message}`),
+      model.requests.flatMap((request) => (request.error ? [{ ...request.error }] : [])),
     close: () => model.close(),
   };
 }
@@ -91,5 +96,39 @@ function safeUser(): string {
     return userInfo().username.replace(/[^\w.-]/g, '_');
   } catch {
     return String(process.getuid?.() ?? 'user');
+  }
+}
+
+/**
+ * The model script, or one error that names the file and says what is wrong with it: missing,
+ * not JSON, or not a valid script (with the fields at fault). Other file-system errors
+ * (permissions) go on as they are, to be said in words by the error report.
+ */
+async function loadModelScript(path: string) {
+  try {
+    return await loadScript(path);
+  } catch (error) {
+    if (!ScriptedModelError.is(error)) throw error;
+    const cause = (error as { cause?: unknown }).cause;
+    const errno = describeFsError(cause)?.errno;
+    if (errno === 'ENOENT' || errno === 'ENOTDIR')
+      throw new CliError(
+        'CLI_NOT_FOUND',
+        `The model script ${path} does not exist`,
+        `Pass the path of a JSON model script to --scripted-model (\`${commandHint('init', '<dir>')}\` writes a sample hank with one, model-script.json).`,
+      );
+    if (error.code === 'SCRIPTED_MODEL_SCRIPT_UNREADABLE' && cause instanceof SyntaxError)
+      throw new CliError(
+        'CLI_FAILED',
+        `The model script ${path} is not JSON: ${cause.message}`,
+        `Fix the JSON of ${path} at the position named.`,
+      );
+    if (error.code === 'SCRIPTED_MODEL_INVALID_SCRIPT')
+      throw new CliError(
+        'CLI_FAILED',
+        `The model script ${path} is not a valid script:\n${error.message.replace(/^invalid script[^:]*:\n?/, '')}`,
+        `Fix the fields named above in ${path}; its JSON Schema is @hankweave/scripted-model/schemas/script.schema.json.`,
+      );
+    throw error;
   }
 }

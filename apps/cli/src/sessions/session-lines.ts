@@ -38,7 +38,7 @@ export function sessionLines(sessions: readonly SessionSummary[], style: Style):
   const rows = displayOrder(sessions).map(({ session, depth }) => ({
     session,
     cells: [
-      `${'  '.repeat(depth)}${session.status}`,
+      `${'  '.repeat(depth)}${session.interrupted ? 'interrupted' : session.status}`,
       session.key,
       session.hank ?? '-',
       shortPath(session.data),

@@ -24,8 +24,19 @@ export interface ServerInfo {
   fleet: boolean;
 }
 
-/** The status of an execution as the list shows it. */
-export type ExecutionStatus = 'running' | 'completed' | 'failed' | 'crashed' | 'partial' | 'empty';
+/**
+ * The status of an execution as the list shows it. `interrupted`: the newest run was stopped by
+ * Ctrl-C, SIGTERM or a client's shutdown while a codon ran (a stop, not a fault); resuming runs
+ * that codon again.
+ */
+export type ExecutionStatus =
+  | 'running'
+  | 'completed'
+  | 'failed'
+  | 'interrupted'
+  | 'crashed'
+  | 'partial'
+  | 'empty';
 
 /**
  * One row of `GET /api/executions?status=&q=&offset=&limit=` (newest first). Optional, additive:
@@ -48,7 +59,14 @@ export interface ExecutionSummary {
   endedAt?: string;
   durationMs?: number;
   costUsd: number;
-  codons: { completed: number; failed: number; skipped: number; planned: number };
+  /** On the execution thread; `interrupted` (when there is one) is not counted in `failed`. */
+  codons: {
+    completed: number;
+    failed: number;
+    skipped: number;
+    planned: number;
+    interrupted?: number;
+  };
   runs: number;
   models: string[];
   /** Present when the fleet's database (`hankweave ui --postgres`) has this execution. */
@@ -76,6 +94,8 @@ export interface RunNode {
   startTime: string;
   endTime?: string;
   reason?: 'fresh' | 'retry' | 'rollback' | 'continue';
+  /** A failed run that an interruption ended (Ctrl-C, SIGTERM): a stop, shown as interrupted. */
+  interrupted?: boolean;
   /** For a continuation: the codon it continues after (null: from the start) and the checkpoint. */
   from?: { runId: string; afterCodon: string | null; checkpointSha: string };
   codonCount: number;
@@ -104,6 +124,8 @@ export interface CodonBar {
   attempt: number;
   loop?: { loopId: string; iteration: number };
   failure?: { type?: string; message: string };
+  /** A failed record that an interruption stopped (Ctrl-C, SIGTERM): shown as interrupted. */
+  interrupted?: boolean;
   checkpoints: { type: CheckpointType; sha: string }[];
 }
 

@@ -8,11 +8,29 @@ import 'uplot/dist/uPlot.min.css';
 import { axisTimeLabel } from '../format/format.js';
 import { useElementWidth } from '../hooks/use-element-width.js';
 
-/** x-axis labels for time charts: our clock format instead of uPlot's `:59.080`-style ticks. */
+/**
+ * x-axis labels for time charts: our formats instead of uPlot's `:59.080`-style ticks, seconds
+ * since the start for a short span (see `axisTimeLabel`). The labels drawn and the smallest gap
+ * between ticks in pixels are kept on the chart's element (`data-x-labels`, `data-x-gap`), since
+ * the canvas cannot be read.
+ */
 export function timeAxisValues(u: uPlot, splits: number[]): string[] {
-  const span = (u.scales.x?.max ?? 0) - (u.scales.x?.min ?? 0);
-  return splits.map((seconds) => axisTimeLabel(seconds, span));
+  const min = u.scales.x?.min ?? 0;
+  const span = (u.scales.x?.max ?? 0) - min;
+  const step = splits.length > 1 ? (splits[1] as number) - (splits[0] as number) : span;
+  const labels = splits.map((seconds) => axisTimeLabel(seconds, span, min, step));
+  const holder = u.root.parentElement;
+  if (holder) {
+    const xs = splits.map((seconds) => u.valToPos(seconds, 'x'));
+    const gaps = xs.slice(1).map((x, index) => x - (xs[index] as number));
+    holder.dataset.xLabels = JSON.stringify(labels);
+    holder.dataset.xGap = String(gaps.length > 0 ? Math.round(Math.min(...gaps)) : 0);
+  }
+  return labels;
 }
+
+/** Space between time ticks: room for `00:00:00` (or `11-24 14:03`) and a gap. */
+export const TIME_AXIS_SPACE = 90;
 
 /** Chart colours from the page's CSS variables, so charts follow light and dark mode. */
 export function chartColors(): { text: string; grid: string; series: string[] } {

@@ -81,6 +81,15 @@ describe('shortSha()', () => {
 });
 
 describe('axisTimeLabel()', () => {
+  it('labels a short span by the seconds since its start, so sub-second ticks differ', () => {
+    const start = Date.parse('2026-11-24T14:03:07Z') / 1000;
+    const ticks = [0, 0.5, 1, 1.5, 2].map((offset) =>
+      axisTimeLabel(start + offset, 2.2, start, 0.5),
+    );
+    expect(ticks).toEqual(['0.0s', '0.5s', '1.0s', '1.5s', '2.0s']);
+    expect(axisTimeLabel(start + 30, 90, start, 10)).toBe('30s');
+  });
+
   const t = Date.parse('2026-11-24T14:03:07Z') / 1000;
   it('shows the clock for spans under a day', () => {
     expect(axisTimeLabel(t, 600)).toBe(formatClock('2026-11-24T14:03:07Z'));

@@ -75,11 +75,26 @@ export function formatClock(iso: string): string {
 /** A git sha cut to the seven characters people recognise. */
 export const shortSha = (sha: string): string => sha.slice(0, 7);
 
+/** Spans shorter than this are labelled by the time since their start (`0s`, `0.5s`, `1s`). */
+const RELATIVE_SPAN_SECONDS = 120;
+
 /**
- * A time-axis label for a chart (uPlot gives unix seconds): the clock when the chart spans less
- * than a day, `11-24 14:03` when it spans more (the clock alone would repeat).
+ * A time-axis label for a chart (uPlot gives unix seconds): for a span of under two minutes the
+ * seconds since `startSeconds` (`0s`, `0.5s`, `1s`: ticks a fraction of a second apart would all
+ * read the same clock), the clock when the chart spans less than a day, `11-24 14:03` when it
+ * spans more (the clock alone would repeat).
  */
-export function axisTimeLabel(seconds: number, spanSeconds: number): string {
+export function axisTimeLabel(
+  seconds: number,
+  spanSeconds: number,
+  startSeconds?: number,
+  stepSeconds?: number,
+): string {
+  if (startSeconds !== undefined && spanSeconds < RELATIVE_SPAN_SECONDS) {
+    const step = stepSeconds ?? spanSeconds / 4;
+    const decimals = step >= 1 ? 0 : step >= 0.1 ? 1 : 2;
+    return `${Math.max(0, seconds - startSeconds).toFixed(decimals)}s`;
+  }
   const iso = new Date(seconds * 1000).toISOString();
   if (spanSeconds < 86_400) return formatClock(iso);
   const d = new Date(seconds * 1000);

@@ -10,8 +10,11 @@ export type StopReason =
   | { kind: 'skip' }
   /** `codon.forceStop`: the codon ends `failed`, retriable. */
   | { kind: 'force-stop'; reason: string }
-  /** A shutdown interrupted it: the codon ends `failed`, with an `exit` checkpoint. */
-  | { kind: 'shutdown' }
+  /**
+   * A shutdown interrupted it: the codon ends `failed` as interrupted, with an `exit` checkpoint.
+   * `cause` is why the runtime shut down (`SIGINT`, `SIGTERM`, `client request`, ...).
+   */
+  | { kind: 'shutdown'; cause?: string }
   /**
    * The budget watchdog stopped it: the codon ends as `onExceeded` says (`completed` with
    * `budgetExceeded`, or `failed`, not retriable). The weakest reason: any request wins over it.

@@ -70,18 +70,28 @@ export const failedEnding = (failureReason: FailureReason, exitCode = 1): Ending
 /** The ending a stop request gives: skipped, or failed as force-stopped or interrupted. */
 export function stoppedEnding(reason: StopReason, outcome?: AgentOutcome): Ending {
   const exitStatus: ExitStatus = { type: 'killed', signal: 'SIGTERM' };
-  const killed = (message: string): Ending => ({
+  const killed = (failureReason: FailureReason): Ending => ({
     status: 'failed',
     exitCode: -1,
     exitStatus,
-    failureReason: { type: 'unknown', retriable: true, message },
+    failureReason,
     ...(outcome ? { outcome } : {}),
   });
   switch (reason.kind) {
     case 'force-stop':
-      return killed(`Force stopped: ${reason.reason}`);
+      return killed({
+        type: 'unknown',
+        retriable: true,
+        message: `Force stopped: ${reason.reason}`,
+      });
     case 'shutdown':
-      return killed('Interrupted: the server shut down while the codon was active');
+      // A stop, not a fault: flagged, with the type the original's readers know.
+      return killed({
+        type: 'unknown',
+        retriable: true,
+        message: interruptionMessage(reason.cause),
+        interrupted: true,
+      });
     case 'skip':
       return { status: 'skipped', exitCode: -1, exitStatus, ...(outcome ? { outcome } : {}) };
     case 'budget':
@@ -107,6 +117,23 @@ export function stoppedEnding(reason: StopReason, outcome?: AgentOutcome): Endin
             },
             ...(outcome ? { outcome } : {}),
           };
+  }
+}
+
+/**
+ * The failure message of a codon a shutdown interrupted, naming what stopped it. It starts with
+ * `Interrupted` as the original's does, so readers of either tell it from a fault.
+ */
+export function interruptionMessage(cause: string | undefined): string {
+  switch (cause) {
+    case 'SIGINT':
+      return 'Interrupted by Ctrl-C (SIGINT) while the codon was active';
+    case 'SIGTERM':
+      return 'Interrupted by SIGTERM while the codon was active';
+    case 'client request':
+      return 'Interrupted: a client asked the server to shut down while the codon was active';
+    default:
+      return 'Interrupted: the server shut down while the codon was active';
   }
 }
 

@@ -2,20 +2,14 @@ import { endedByCrash } from '@hankweave/state';
 import {
   type CodonConfig,
   type CodonExecution,
-  type FailureReason,
   type HankweaveState,
+  isInterruption,
   isTerminalCodonStatus,
 } from '@hankweave/types';
 
 /** The place of a record in its retry series (records of a first try carry none). */
 export const retryAttemptOf = (record: CodonExecution): number =>
   (record as { retryAttempt?: number }).retryAttempt ?? 1;
-
-/** True for a failure that a shutdown caused (the person stopped the runtime). */
-export function isInterruption(reason: FailureReason | undefined): boolean {
-  if (!reason) return false;
-  return (reason.type as string) === 'interrupted' || /^Interrupted\b/.test(reason.message ?? '');
-}
 
 /**
  * True for an attempt that did not end on its own: a shutdown interrupted it, or its server

@@ -1,6 +1,7 @@
 import { currentRun } from '@hankweave/state';
 import { emitBudgetSummary } from '../budget/budget-summary.js';
 import type { SessionEnding } from '../session-tracking/session-tracker.js';
+import { INTERRUPTED_NOTE_PREFIX } from '../sessions/interrupted-note.js';
 import { computeExitCode, type ShutdownReason } from './exit-code.js';
 import type { RuntimeExit } from './hankweave-runtime.js';
 import type { OpenExecution } from './open-execution.js';
@@ -50,6 +51,14 @@ export async function closeExecution(
   return { exitCode: computeExitCode(reason, runStatus), reason };
 }
 
+function describeStop(reason: 'SIGINT' | 'SIGTERM' | 'client request'): string {
+  return reason === 'SIGINT'
+    ? 'Ctrl-C (SIGINT)'
+    : reason === 'SIGTERM'
+      ? 'SIGTERM'
+      : 'a client asked the server to shut down';
+}
+
 /**
  * How the session registry records a shutdown: stopped by the user (a signal, `server.shutdown`,
  * `hankweave kill`, a forced stop) is `killed`; anything else is `completed`, with a note when
@@ -63,6 +72,9 @@ export function sessionEnding(
     case 'SIGINT':
     case 'SIGTERM':
     case 'client request':
+      // `interrupted` starts the note: `sessions` shows such a session as interrupted (the
+      // registry itself has only `killed` for a stopped session, seed 004).
+      return { kind: 'killed', note: `${INTERRUPTED_NOTE_PREFIX}${describeStop(reason)}` };
     case 'force':
       return { kind: 'killed', note: `stopped: ${reason}` };
     default: {

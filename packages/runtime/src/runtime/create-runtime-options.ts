@@ -57,6 +57,13 @@ export interface CreateRuntimeOptions {
   /** Start running codons as soon as `start()` is done (default true). */
   autostart?: boolean;
   /**
+   * Open a run when `start()` resumes an execution whose last run ended well (default true). A
+   * runtime opened only to roll back (`hankweave rollback`, the dashboard's rollback) passes false:
+   * the rollback opens its own run, so the execution records that one run, not an empty
+   * `continue` run before it. Such a runtime runs no codon until a rollback has opened a run.
+   */
+  openRunAtStart?: boolean;
+  /**
    * When a retriable failure would leave the runtime waiting for a command (onFailure "abort"),
    * fail the run and shut down instead (the CLI's `--headless`). Default false.
    */

@@ -93,6 +93,7 @@ export class HankweaveRuntime {
   constructor(readonly options: CreateRuntimeOptions) {
     this.settings = {
       autostart: options.autostart ?? true,
+      openRunAtStart: options.openRunAtStart ?? true,
       headless: options.headless ?? false,
       ignoreRigFailures: options.ignoreRigFailures ?? false,
       env: options.env ?? process.env,
@@ -551,7 +552,7 @@ export class HankweaveRuntime {
         context,
         'Shutting down: waiting for agent process to exit. Send server.force_shutdown to force quit.',
       );
-      await active.control.stop({ kind: 'shutdown' });
+      await active.control.stop({ kind: 'shutdown', cause: reason });
       await active.promise.catch(() => undefined);
     }
     await this.#drive?.catch(() => undefined);

@@ -4,6 +4,7 @@ import {
   findCrashedRuns,
   runCrashedTransition,
 } from '@hankweave/state';
+import { recoveryNotice } from './recovery-notice.js';
 import { resumePoint } from './resume-point.js';
 import { startRun } from './runs.js';
 import { emit, info, type RuntimeContext, transition } from './runtime-context.js';
@@ -37,16 +38,11 @@ export function recoverExecution(context: RuntimeContext): Recovery {
   }
   const thread = executionThread(context.store.state);
   if (thread.runId && thread.failed) {
-    const point = resumePoint(context);
-    info(
-      context,
-      point
-        ? `The previous run failed or crashed: rolling back to where ${point.codonId} ended, and going on from there`
-        : 'The previous run failed or crashed: rolling back to the start of the execution',
-    );
+    info(context, recoveryNotice(context.store.state, resumePoint(context)));
     return { kind: 'roll-back-to-resume-point' };
   }
-  if (!currentRun(context.store.state)) {
+  // A runtime opened only to roll back opens no run here: the rollback opens the one it records.
+  if (!currentRun(context.store.state) && context.settings.openRunAtStart !== false) {
     const point = resumePoint(context);
     if (point) {
       startRun(context, {

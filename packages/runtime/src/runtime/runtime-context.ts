@@ -23,6 +23,8 @@ import type { SentinelHost } from './sentinel-host.js';
 /** Settings that shape a run, resolved from `createRuntime` options. */
 export interface RuntimeSettings {
   autostart: boolean;
+  /** False: `start()` opens no continuation run (a runtime opened only to roll back). */
+  openRunAtStart?: boolean;
   /** Turn "stay active" after a retriable failure into fail + shutdown (the CLI's --headless). */
   headless: boolean;
   idleTimeoutMs?: number;

@@ -5,6 +5,7 @@ import {
   type SessionStatus,
   sessionLayout,
 } from '@hankweave/sessions';
+import { INTERRUPTED_NOTE_PREFIX } from './interrupted-note.js';
 import {
   executionCost,
   loopIterations,
@@ -39,6 +40,12 @@ export interface SessionSummary {
   /** A loop's pipeline key. */
   parent: string | null;
   note: string | null;
+  /**
+   * A `killed` session that was interrupted (Ctrl-C, SIGTERM, a client's shutdown) rather than
+   * killed: its note (or, for a loop, its pipeline's) starts with `interrupted`. `sessions` shows
+   * it as interrupted; the registry keeps seed 004's `killed`.
+   */
+  interrupted: boolean;
   /** The raw registry entry, unknown fields included. */
   entry: SessionEntry;
 }
@@ -101,6 +108,11 @@ export async function listSessions(
         pid: entry.pid ?? null,
         parent: entry.parent ?? null,
         note: entry.note ?? null,
+        interrupted:
+          entry.status === 'killed' &&
+          (entry.note ?? (entry.type === 'loop' ? parentEntry?.note : null) ?? '').startsWith(
+            INTERRUPTED_NOTE_PREFIX,
+          ),
         entry,
       };
     }),

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { ScriptedModelError } from '../errors.js';
 import type { RecordedRequest } from '../recorded-request.js';
 import type { Failure } from '../script-schema.js';
+import { recordedError } from './recorded-error.js';
 import { type ApiMessage, renderMessage } from './render-message.js';
 import { type MessagesRequest, toolIdPrefix } from './request-view.js';
 import type { TurnSelector } from './select-turn.js';
@@ -35,7 +36,7 @@ export function answerScriptError(
   error: ScriptedModelError,
   send: (res: ServerResponse, error: ScriptedModelError) => void,
 ): void {
-  entry.error = { code: error.code, message: error.message };
+  entry.error = recordedError(error);
   send(res, error);
 }
 

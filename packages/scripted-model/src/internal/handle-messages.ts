@@ -3,6 +3,7 @@ import { ScriptedModelError } from '../errors.js';
 import type { RecordedRequest } from '../recorded-request.js';
 import { type Script, turnSchema } from '../script-schema.js';
 import { sendApiError, serveFailure } from './failures.js';
+import { recordedError } from './recorded-error.js';
 import { type ApiMessage, renderMessage } from './render-message.js';
 import {
   isSideRequest,
@@ -28,7 +29,7 @@ function sendMessage(res: ServerResponse, message: ApiMessage, stream: boolean):
 
 /** Answers with the server's own error; 400 so that clients fail at once instead of retrying. */
 function sendScriptError(res: ServerResponse, entry: RecordedRequest, error: ScriptedModelError) {
-  entry.error = { code: error.code, message: error.message };
+  entry.error = recordedError(error);
   sendApiError(res, 400, 'invalid_request_error', `${error.code}: ${error.message}`);
 }
 

@@ -101,7 +101,10 @@ export class TurnSelector {
       ),
     });
     if (slot === undefined) {
-      return noTurn(`has no turn ${turnIndex} (it has ${conversation.turns.length})`);
+      // Said in counts (turn 1 is the first), as a person reads a script.
+      return noTurn(
+        `has ${conversation.turns.length} turn(s) and the agent asked for turn ${turnIndex + 1}`,
+      );
     }
     const alternatives = 'choose' in slot ? slot.choose : [slot];
     const alternative = alternatives.findIndex((turn) => holds(turn.when, request));

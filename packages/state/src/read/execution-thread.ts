@@ -1,6 +1,7 @@
 import {
   type CodonExecution,
   type HankweaveState,
+  isInterruption,
   isTerminalCodonStatus,
   type Run,
   type RunStatus,
@@ -34,6 +35,12 @@ export interface ExecutionThread {
   codons: ThreadCodon[];
   /** True when the thread's run failed or crashed: nothing runs next until a rollback. */
   failed: boolean;
+  /**
+   * The codon whose interruption (Ctrl-C, SIGTERM, a client's shutdown) ended the failed run:
+   * the newest record on the thread failed as interrupted. Resuming runs it again from the last
+   * success. Undefined when the run failed for another reason, or did not fail.
+   */
+  interruptedCodonId?: string;
   hasRunningCodon: boolean;
   /** The plan entry to execute next, or null (failed run, end of the plan, unknown codon). */
   nextCodonId: string | null;
@@ -106,8 +113,16 @@ export const executionThread = (state: HankweaveState, runId?: string): Executio
   });
   const codons = oldestFirst.reverse();
   const failed = target?.status === 'failed' || target?.status === 'crashed';
+  const newest = codons[0]?.codon;
+  const interrupted =
+    target?.status === 'failed' &&
+    newest?.status === 'failed' &&
+    isInterruption(newest.failureReason)
+      ? newest.codonId
+      : undefined;
   return {
     ...(target === undefined ? {} : { runId: target.runId }),
+    ...(interrupted === undefined ? {} : { interruptedCodonId: interrupted }),
     runIds: segments.map((segment) => segment.run.runId).reverse(),
     codons,
     failed,

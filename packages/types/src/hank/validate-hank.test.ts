@@ -106,6 +106,16 @@ describe('validateHank()', () => {
     );
   });
 
+  it('lists an unknown model before the continue-previous mismatch it causes', () => {
+    const result = validateHank(
+      hank([codon('a', { model: 'sonet' }), codon('b', { continuationMode: 'continue-previous' })]),
+    );
+    expect(result.errors.map((issue) => [issue.path, issue.code])).toEqual([
+      ['hank[0].model', 'unknown_model'],
+      ['hank[1].model', 'continuation_model_mismatch'],
+    ]);
+  });
+
   it('finds a required variable under its HANKWEAVE_ name too', () => {
     const config = hank([codon('a')], { requirements: { env: ['MY_KEY'] } });
     expect(validateHank(config, { env: { HANKWEAVE_MY_KEY: 'x' } }).valid).toBe(true);

@@ -124,10 +124,14 @@ export function validateHank(
   warnings.push(...compatWarnings(data));
   warnings.push(...notInEffectWarnings(config));
   const rules = checkHankRules(config, data, options.env ?? process.env);
-  errors.push(...rules.errors);
-  warnings.push(...rules.warnings);
   const models = options.models ?? defaultModelCatalog;
+  // Cause before consequence: a model that does not exist comes before a continue-previous
+  // codon's model mismatch, which may only follow from it (a typo in the earlier codon).
+  const mismatches = rules.errors.filter((issue) => issue.code === 'continuation_model_mismatch');
+  errors.push(...rules.errors.filter((issue) => !mismatches.includes(issue)));
   errors.push(...hankModelIssues(config, models, rules.errors, options.harnesses));
+  errors.push(...mismatches);
+  warnings.push(...rules.warnings);
   const paths = checkHankPaths(config, { onDisk: options.hankDir !== undefined });
   errors.push(...paths.errors);
   warnings.push(...paths.warnings);

@@ -1,6 +1,6 @@
 import type { CodonDetail, FileChange } from '@hankweave/dashboard/api-types';
 import type { HankweaveEvent } from '@hankweave/types';
-import { codonBars, planCodonOf } from '../derive/codon-bars.js';
+import { barKey, codonBars, planCodonOf } from '../derive/codon-bars.js';
 import { type CodonWindow, codonWindow } from '../derive/codon-window.js';
 import type { ExecutionFacts } from '../derive/execution-summary.js';
 import type { EventIndex } from '../events/event-index.js';
@@ -55,13 +55,14 @@ export async function codonDetail(
 ): Promise<CodonDetail> {
   const state = facts.state;
   const window = state ? codonWindow(state, key) : undefined;
-  const bar = state ? codonBars(state).find((candidate) => candidate.key === key) : undefined;
+  const barKeyOf = window ? barKey(window.placed.run.runId, window.placed.index) : undefined;
+  const bar = state ? codonBars(state).find((candidate) => candidate.key === barKeyOf) : undefined;
   if (!state || !window || !bar)
     throw new HttpError(
       404,
       'CODON_NOT_FOUND',
-      `No codon record ${JSON.stringify(key.slice(0, 200))} in the execution ${facts.id}`,
-      'Codon keys are `{runId}~{index in run}`, as the timeline bars carry them.',
+      `No codon ${JSON.stringify(key.slice(0, 200))} in the execution ${facts.id}`,
+      'Name a codon by its id (`summarize`, a loop iteration `polish-pass#1`: its newest attempt) or one attempt by its timeline key `{runId}~{index in run}`.',
     );
   let eventCount = 0;
   let usage: CodonDetail['usage'] = [];

@@ -6,7 +6,7 @@ import { integerParam, listParam } from './params.js';
 
 /**
  * `?after=&before=&limit=&codon=&types=` as an {@link EventQuery}: `codon` is a bar key
- * (`{runId}~{index}`) turned into its codon id and time window; `types` a comma-separated list
+ * (`{runId}~{index}`) or a codon id (its newest record), turned into its codon id and time window; `types` a comma-separated list
  * (`codon.*` for a prefix); `limit` 1 to 1000 (default 100).
  */
 export function eventQueryOf(
@@ -22,8 +22,8 @@ export function eventQueryOf(
       throw new HttpError(
         404,
         'CODON_NOT_FOUND',
-        `No codon record ${JSON.stringify(key.slice(0, 200))} in this execution`,
-        'Pass a key of a timeline bar: `{runId}~{index in run}`.',
+        `No codon ${JSON.stringify(key.slice(0, 200))} in this execution`,
+        'Pass a codon id (its newest attempt) or a key of a timeline bar: `{runId}~{index in run}`.',
       );
     codon = { codonId: window.codonId, fromMs: window.fromMs, toMs: window.toMs };
   }

@@ -15,6 +15,7 @@ const STATUSES: readonly ExecutionStatus[] = [
   'running',
   'completed',
   'failed',
+  'interrupted',
   'crashed',
   'partial',
   'empty',

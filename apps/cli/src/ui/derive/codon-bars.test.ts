@@ -88,6 +88,21 @@ describe('codonWindow()', () => {
     expect(second?.toMs).toBe(Number.POSITIVE_INFINITY);
   });
 
+  it('takes a codon id for its newest record: a retried codon, a loop iteration, a loop codon', async () => {
+    const state = await fixtureState('retried');
+    const bars = codonBars(state);
+    const newest = (match: (codonId: string) => boolean) =>
+      bars.filter((bar) => match(bar.codonId)).at(-1)?.key;
+    const keyOf = (window: ReturnType<typeof codonWindow>) =>
+      window ? `${window.placed.run.runId}~${window.placed.index}` : undefined;
+    expect(keyOf(codonWindow(state, 'polish-pass#0'))).toBe(newest((id) => id === 'polish-pass#0'));
+    expect(keyOf(codonWindow(state, 'polish-pass'))).toBe(
+      newest((id) => id.startsWith('polish-pass#')),
+    );
+    expect(keyOf(codonWindow(state, 'observe'))).toBe(newest((id) => id === 'observe'));
+    expect(codonWindow(state, 'polish')).toBeUndefined();
+  });
+
   it('is undefined for a key that names no record', async () => {
     const state = await fixtureState('retried');
     expect(codonWindow(state, 'nope~0')).toBeUndefined();

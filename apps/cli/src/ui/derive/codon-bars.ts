@@ -1,12 +1,13 @@
 import type { CodonBar } from '@hankweave/dashboard/api-types';
 import { codonCost } from '@hankweave/state';
-import type {
-  CodonExecution,
-  ExecutionCodonEntry,
-  HankweaveState,
-  LoopContext,
-  PlanCodon,
-  Run,
+import {
+  type CodonExecution,
+  type ExecutionCodonEntry,
+  type HankweaveState,
+  isInterruption,
+  type LoopContext,
+  type PlanCodon,
+  type Run,
 } from '@hankweave/types';
 import { RECORD_CHECKPOINT_TYPES, recordCheckpoint } from '../../execution/checkpoint-ref.js';
 import { recordTokens } from '../../output/codon-rows.js';
@@ -108,6 +109,7 @@ function toBar(state: HankweaveState, placed: PlacedRecord, attempt: number): Co
             type: record.failureReason.type,
             message: record.failureReason.message ?? `failed during ${record.failedDuring}`,
           },
+          ...(isInterruption(record.failureReason) ? { interrupted: true } : {}),
         }
       : {}),
     checkpoints,

@@ -21,10 +21,19 @@ const timeOf = (text: string): number => {
   return Number.isNaN(ms) ? Number.NEGATIVE_INFINITY : ms;
 };
 
-/** The window of the record a bar key (`{runId}~{index}`) names, or undefined for no such record. */
-export function codonWindow(state: HankweaveState, key: string): CodonWindow | undefined {
+/**
+ * The window of the record a codon URL names, or undefined for no such record: a bar key
+ * (`{runId}~{index}`, one attempt), or a codon id meaning its newest record (`summarize`; a loop
+ * iteration `polish-pass#1`; a loop codon `polish-pass`, its newest iteration), so a URL typed
+ * from a codon id works as well as one copied from the timeline.
+ */
+export function codonWindow(state: HankweaveState, keyOrId: string): CodonWindow | undefined {
   const records = chronologicalRecords(state);
-  const position = records.findIndex(({ run, index }) => barKey(run.runId, index) === key);
+  let position = records.findIndex(({ run, index }) => barKey(run.runId, index) === keyOrId);
+  if (position < 0)
+    position = records.findLastIndex(
+      ({ record }) => record.codonId === keyOrId || record.codonId.startsWith(`${keyOrId}#`),
+    );
   const placed = records[position];
   if (!placed) return undefined;
   const codonId = placed.record.codonId;

@@ -1,11 +1,12 @@
 import type { ExecutionStatus, ExecutionSummary } from '@hankweave/dashboard/api-types';
 import { executionThread, totalCost } from '@hankweave/state';
-import type {
-  CodonExecution,
-  ExecutionMeta,
-  HankweaveState,
-  Run,
-  RuntimeLock,
+import {
+  type CodonExecution,
+  type ExecutionMeta,
+  type HankweaveState,
+  isInterruption,
+  type Run,
+  type RuntimeLock,
 } from '@hankweave/types';
 import { recordEnd } from './codon-bars.js';
 
@@ -45,7 +46,8 @@ export function executionStatus(state: HankweaveState | undefined, live: boolean
   if (live) return 'running';
   const latest = state?.runs[0];
   if (!state || !latest) return 'empty';
-  if (latest.status === 'failed') return 'failed';
+  if (latest.status === 'failed')
+    return executionThread(state).interruptedCodonId ? 'interrupted' : 'failed';
   if (latest.status === 'crashed' || latest.status === 'running') return 'crashed';
   const thread = executionThread(state);
   return thread.nextCodonId === null && !thread.hasRunningCodon ? 'completed' : 'partial';
@@ -67,17 +69,26 @@ function lastActivity(run: Run): number | undefined {
   return candidates.length > 0 ? Math.max(...candidates) : undefined;
 }
 
-/** The latest record of each codon id on the execution thread (the one `status` shows). */
+/**
+ * The latest record of each codon id on the execution thread (the one `status` shows); an
+ * interrupted codon is counted as `interrupted`, not `failed`.
+ */
 function threadCounts(state: HankweaveState): ExecutionSummary['codons'] {
   const seen = new Set<string>();
   const counts = { completed: 0, failed: 0, skipped: 0, planned: state.executionPlan.length };
+  let interrupted = 0;
   for (const { codon } of executionThread(state).codons) {
     if (seen.has(codon.codonId)) continue;
     seen.add(codon.codonId);
-    if (codon.status === 'completed' || codon.status === 'failed' || codon.status === 'skipped')
+    if (codon.status === 'failed' && isInterruption(codon.failureReason)) interrupted += 1;
+    else if (
+      codon.status === 'completed' ||
+      codon.status === 'failed' ||
+      codon.status === 'skipped'
+    )
       counts[codon.status] += 1;
   }
-  return counts;
+  return interrupted > 0 ? { ...counts, interrupted } : counts;
 }
 
 /**

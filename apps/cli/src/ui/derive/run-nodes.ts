@@ -1,5 +1,6 @@
 import type { RunNode } from '@hankweave/dashboard/api-types';
 import { type RunTreeNode, runCost, runTree } from '@hankweave/state';
+import { isInterruption } from '@hankweave/types';
 
 function toNode({ run, children }: RunTreeNode): RunNode {
   const start = run.startingConditions;
@@ -11,6 +12,7 @@ function toNode({ run, children }: RunTreeNode): RunNode {
     ...(run.endTime ? { endTime: run.endTime } : {}),
     // A continuation written without a reason (older runtimes) is a plain continue.
     reason: continuation ? (continuation.reason ?? 'continue') : 'fresh',
+    ...(interruptedRun(run) ? { interrupted: true } : {}),
     ...(continuation
       ? {
           from: {
@@ -24,6 +26,12 @@ function toNode({ run, children }: RunTreeNode): RunNode {
     costUsd: runCost(run),
     children: children.map(toNode),
   };
+}
+
+/** A failed run whose last codon an interruption stopped (Ctrl-C, SIGTERM). */
+function interruptedRun(run: RunTreeNode['run']): boolean {
+  const last = run.codons.at(-1);
+  return run.status === 'failed' && last?.status === 'failed' && isInterruption(last.failureReason);
 }
 
 /** The runs as the state package's run tree (oldest first), in wire form. */

@@ -3,9 +3,11 @@
  * cost over time, the files it changed (each a link to the diff) and its sentinels' outputs.
  */
 import { api, pages } from '../../api/paths.js';
-import type { CodonDetail, ExecutionDetail, RunNode } from '../../api/types.js';
+import type { CodonBar, CodonDetail, ExecutionDetail, RunNode } from '../../api/types.js';
 import { ErrorPanel, Loading } from '../../components/feedback.js';
 import { Duration, StatusBadge, Usd } from '../../components/values.js';
+import { codonLabel } from '../../format/codon-label.js';
+import { displayStatus } from '../../format/display-status.js';
 import { durationBetween, formatDateTime, formatTokens, shortSha } from '../../format/format.js';
 import { useApi } from '../../hooks/use-api.js';
 import { useTitle } from '../../hooks/use-title.js';
@@ -27,13 +29,46 @@ function SentinelContent({ content }: { content: unknown }) {
   return <pre>{typeof content === 'string' ? content : JSON.stringify(content, null, 2)}</pre>;
 }
 
+/** Links to the codons of the execution, by id (each opens its newest attempt). */
+function CodonLinks({ id, bars }: { id: string; bars: readonly CodonBar[] }) {
+  const ids = [...new Set(bars.map((bar) => bar.codonId))];
+  if (ids.length === 0) return null;
+  return (
+    <p data-testid="codon-links">
+      Codons of this execution:{' '}
+      {ids.map((codonId, index) => (
+        <span key={codonId}>
+          {index > 0 && ', '}
+          <a class="mono" href={pages.codon(id, codonId)} data-testid="codon-link">
+            {codonId}
+          </a>
+        </span>
+      ))}
+    </p>
+  );
+}
+
 export default function CodonPage({ id, codonKey }: { id: string; codonKey: string }) {
   const codon = useApi<CodonDetail>(api.codon(id, codonKey));
   const checkpoints = useApi<unknown>(api.checkpoints(id));
   const execution = useApi<ExecutionDetail>(api.execution(id));
-  useTitle(codon.data?.bar.name);
+  useTitle(codon.data ? codonLabel(codon.data.bar.name, codon.data.bar.codonId) : undefined);
 
-  if (codon.error !== undefined) return <ErrorPanel error={codon.error} onRetry={codon.reload} />;
+  const back = (
+    <nav class="crumbs">
+      <a href={pages.execution(id)} data-testid="back-to-execution">
+        ← {execution.data?.summary.hankName ?? id}
+      </a>
+    </nav>
+  );
+  if (codon.error !== undefined)
+    return (
+      <section class="page codon-page">
+        {back}
+        <ErrorPanel error={codon.error} onRetry={codon.reload} />
+        {execution.data !== undefined && <CodonLinks id={id} bars={execution.data.bars} />}
+      </section>
+    );
   if (codon.data === undefined) return <Loading what="codon" />;
   const { bar, prompt, usage, files, sentinels } = codon.data;
   const runStart =
@@ -43,18 +78,16 @@ export default function CodonPage({ id, codonKey }: { id: string; codonKey: stri
   const range =
     codon.data.diffRange ?? codonDiffRange(bar, normalizeCheckpoints(checkpoints.data), runStart);
 
+  // Every attempt of this codon id (retries, re-runs after a rollback), oldest first.
+  const attempts = (execution.data?.bars ?? []).filter((other) => other.codonId === bar.codonId);
   return (
     <section class="page codon-page">
-      <nav class="crumbs">
-        <a href={pages.execution(id)} data-testid="back-to-execution">
-          ← {execution.data?.summary.hankName ?? id}
-        </a>
-      </nav>
+      {back}
       <header class="panel" data-testid="codon-header" data-key={bar.key}>
         <div class="title-line">
-          <h2>{bar.name}</h2>
+          <h2 data-testid="codon-title">{codonLabel(bar.name, bar.codonId)}</h2>
           <span class="mono muted">{bar.codonId}</span>
-          <StatusBadge status={bar.status} testId="codon-status" />
+          <StatusBadge status={displayStatus(bar)} testId="codon-status" />
           {bar.attempt > 1 && <span class="tag">attempt {bar.attempt}</span>}
           {bar.extensions > 0 && <span class="tag">{bar.extensions} extension(s)</span>}
           {bar.loop !== undefined && (
@@ -63,6 +96,22 @@ export default function CodonPage({ id, codonKey }: { id: string; codonKey: stri
             </span>
           )}
         </div>
+        {attempts.length > 1 && (
+          <p class="muted" data-testid="codon-attempts">
+            {codonKey === bar.key ? 'Attempts' : `The newest of ${attempts.length} attempts`}:{' '}
+            {attempts.map((attempt) => (
+              <a
+                key={attempt.key}
+                class={`tag${attempt.key === bar.key ? ' current' : ''}`}
+                href={pages.codon(id, attempt.key)}
+                data-testid="codon-attempt"
+                data-key={attempt.key}
+              >
+                {attempt.attempt} · {displayStatus(attempt)}
+              </a>
+            ))}
+          </p>
+        )}
         <dl class="facts">
           <div>
             <dt>Cost</dt>
@@ -194,7 +243,7 @@ export default function CodonPage({ id, codonKey }: { id: string; codonKey: stri
         </section>
       )}
 
-      <CodonEvents executionId={id} codonKey={codonKey} />
+      <CodonEvents executionId={id} codonKey={bar.key} />
     </section>
   );
 }

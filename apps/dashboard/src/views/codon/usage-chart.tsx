@@ -2,7 +2,12 @@
 import { useMemo } from 'preact/hooks';
 import type uPlot from 'uplot';
 import type { CodonDetail } from '../../api/types.js';
-import { chartColors, timeAxisValues, UplotChart } from '../../components/uplot-chart.js';
+import {
+  chartColors,
+  TIME_AXIS_SPACE,
+  timeAxisValues,
+  UplotChart,
+} from '../../components/uplot-chart.js';
 import { formatTokens, formatUsd } from '../../format/format.js';
 import { usageColumns } from './usage-columns.js';
 
@@ -18,7 +23,7 @@ export function UsageChart({ usage }: { usage: CodonDetail['usage'] }) {
     return {
       scales: { x: { time: true }, tokens: {}, usd: {} },
       axes: [
-        { ...axis, values: timeAxisValues },
+        { ...axis, values: timeAxisValues, space: TIME_AXIS_SPACE },
         { ...axis, scale: 'tokens', values: (_u, v) => v.map((n) => formatTokens(n)), size: 56 },
         {
           ...axis,

@@ -6,8 +6,14 @@ import { useMemo } from 'preact/hooks';
 import type uPlot from 'uplot';
 import type { CodonBar, CostsWire } from '../../api/types.js';
 import { ErrorPanel, Loading } from '../../components/feedback.js';
-import { chartColors, timeAxisValues, UplotChart } from '../../components/uplot-chart.js';
+import {
+  chartColors,
+  TIME_AXIS_SPACE,
+  timeAxisValues,
+  UplotChart,
+} from '../../components/uplot-chart.js';
 import { Usd } from '../../components/values.js';
+import { iterationOf } from '../../format/codon-label.js';
 import { formatTokens, formatUsd } from '../../format/format.js';
 import type { ApiState } from '../../hooks/use-api.js';
 import { cumulativeCost, sharesOf } from './cost-series.js';
@@ -18,6 +24,8 @@ function BarList<T>(props: {
   rowTestId: string;
   rows: { item: T; value: number; percent: number }[];
   label: (item: T) => string;
+  /** What tells rows of the same label apart (a loop iteration `#1`): never cut off. */
+  tag?: (item: T) => string;
   sub: (item: T) => string;
   dataAttr: (item: T) => Record<string, string>;
 }) {
@@ -32,9 +40,19 @@ function BarList<T>(props: {
             data-testid={props.rowTestId}
             {...props.dataAttr(row.item)}
           >
-            <span class="bar-label" title={props.label(row.item)}>
-              {props.label(row.item)}
-              <span class="sub"> {props.sub(row.item)}</span>
+            <span
+              class="bar-label"
+              title={`${props.label(row.item)} ${props.tag?.(row.item) ?? ''}`}
+            >
+              <span class="bar-name" data-testid="bar-label-name">
+                {props.label(row.item)}
+                <span class="sub"> {props.sub(row.item)}</span>
+              </span>
+              {props.tag?.(row.item) && (
+                <span class="bar-tag mono" data-testid="bar-label-tag">
+                  {props.tag(row.item)}
+                </span>
+              )}
             </span>
             <span class="bar-track">
               {/* Width set through the CSSOM by Preact: allowed by the CSP, unlike a style attribute in HTML. */}
@@ -61,7 +79,7 @@ export function CostsPanel({ costs, bars }: { costs: ApiState<CostsWire>; bars: 
       legend: { show: false },
       scales: { x: { time: true } },
       axes: [
-        { ...axis, values: timeAxisValues },
+        { ...axis, values: timeAxisValues, space: TIME_AXIS_SPACE },
         { ...axis, values: (_u, values) => values.map((v) => formatUsd(v)), size: 64 },
       ],
       series: [
@@ -94,6 +112,7 @@ export function CostsPanel({ costs, bars }: { costs: ApiState<CostsWire>; bars: 
           rowTestId="cost-codon-row"
           rows={sharesOf(data.byCodon, (row) => row.costUsd)}
           label={(row) => row.name || row.codonId}
+          tag={(row) => iterationOf(row.codonId)}
           sub={(row) => (row.runs > 1 ? `${row.codonId} · ${row.runs} runs` : row.codonId)}
           dataAttr={(row) => ({ 'data-codon-id': row.codonId, 'data-usd': String(row.costUsd) })}
         />

@@ -141,6 +141,8 @@ export function ExecutionHeader(props: {
           <dt>Codons</dt>
           <dd data-testid="execution-codons">
             {summary.codons.completed} done · {summary.codons.failed} failed ·{' '}
+            {(summary.codons.interrupted ?? 0) > 0 &&
+              `${summary.codons.interrupted} interrupted · `}
             {summary.codons.skipped} skipped / {summary.codons.planned}
           </dd>
         </div>

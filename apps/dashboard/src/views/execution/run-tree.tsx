@@ -2,6 +2,7 @@
 import { pages } from '../../api/paths.js';
 import type { RunNode } from '../../api/types.js';
 import { Duration, StatusBadge, Usd } from '../../components/values.js';
+import { displayStatus } from '../../format/display-status.js';
 import { durationBetween, formatDateTime, shortSha } from '../../format/format.js';
 import { runNumbers } from './run-numbers.js';
 
@@ -14,12 +15,12 @@ function RunItem(props: { run: RunNode; executionId: string; numbers: Map<string
       data-testid="run-node"
       data-run-id={run.runId}
       data-reason={reason}
-      data-status={run.status}
+      data-status={displayStatus(run)}
     >
       <div class="run-line">
         <strong class="nowrap">run {number(run.runId)}</strong>
         <span class={`reason reason-${reason}`}>{reason}</span>
-        <StatusBadge status={run.status} testId="run-status" />
+        <StatusBadge status={displayStatus(run)} testId="run-status" />
         <span class="spacer" />
         <span class="muted nowrap">
           {run.codonCount} codon{run.codonCount === 1 ? '' : 's'}

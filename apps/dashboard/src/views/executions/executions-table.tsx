@@ -4,11 +4,9 @@ import type { ExecutionSortKey } from '../../api/paths.js';
 import { pages } from '../../api/paths.js';
 import type { ExecutionSummary } from '../../api/types.js';
 import { Duration, LiveMarker, StatusBadge, Usd } from '../../components/values.js';
+import { distinctLabels } from '../../format/distinct-paths.js';
 import { formatDateTime } from '../../format/format.js';
 import { type ListQuery, sortExecutions, toggleSort } from './list-query.js';
-
-const basename = (path: string | undefined): string =>
-  path === undefined ? '—' : (path.split(/[\\/]/).filter(Boolean).pop() ?? path);
 
 function SortHeader(props: {
   label: string;
@@ -43,6 +41,10 @@ export function ExecutionsTable(props: {
 }) {
   const { route } = useLocation();
   const rows = sortExecutions(props.rows, props.query.sort, props.query.order);
+  // `data` three times says nothing: each data path as its shortest distinct ending.
+  const dataLabels = distinctLabels(
+    rows.flatMap((row) => (row.dataPath === undefined ? [] : [row.dataPath])),
+  );
   const header = { query: props.query, go: props.go };
   return (
     <table class="grid executions" data-testid="executions-table">
@@ -93,8 +95,8 @@ export function ExecutionsTable(props: {
                 </div>
               )}
             </td>
-            <td class="mono" title={row.dataPath}>
-              {basename(row.dataPath)}
+            <td class="mono" title={row.dataPath} data-testid="execution-data">
+              {row.dataPath === undefined ? '—' : (dataLabels.get(row.dataPath) ?? row.dataPath)}
             </td>
             <td class="nowrap" data-testid="execution-started" data-time={row.startedAt}>
               {formatDateTime(row.startedAt)}
@@ -111,6 +113,12 @@ export function ExecutionsTable(props: {
                 <span class="text-failed" title="failed">
                   {' '}
                   ✕{row.codons.failed}
+                </span>
+              )}
+              {(row.codons.interrupted ?? 0) > 0 && (
+                <span class="text-interrupted" title="interrupted">
+                  {' '}
+                  ■{row.codons.interrupted}
                 </span>
               )}
               {row.codons.skipped > 0 && (

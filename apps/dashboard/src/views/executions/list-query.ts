@@ -10,6 +10,7 @@ export const EXECUTION_STATUSES: readonly ExecutionStatus[] = [
   'running',
   'completed',
   'failed',
+  'interrupted',
   'crashed',
   'partial',
   'empty',
@@ -76,9 +77,10 @@ const STATUS_RANK: Record<ExecutionStatus, number> = {
   running: 0,
   failed: 1,
   crashed: 2,
-  partial: 3,
-  completed: 4,
-  empty: 5,
+  interrupted: 3,
+  partial: 4,
+  completed: 5,
+  empty: 6,
 };
 
 function sortValue(row: ExecutionSummary, key: ExecutionSortKey): number | string {

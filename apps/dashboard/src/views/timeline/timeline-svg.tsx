@@ -5,6 +5,7 @@
  */
 import { pages } from '../../api/paths.js';
 import type { CodonBar } from '../../api/types.js';
+import { displayStatus } from '../../format/display-status.js';
 import { formatDuration } from '../../format/format.js';
 import type { Tick, TimeScale } from './time-scale.js';
 import type { IterationSpan, PlacedBar, TimelineRow } from './timeline-rows.js';
@@ -42,7 +43,7 @@ const ACTIVE = new Set([
 ]);
 
 function barClass(bar: CodonBar, placed: PlacedBar): string {
-  let name = `bar status-${bar.status}`;
+  let name = `bar status-${displayStatus(bar)}`;
   if (ACTIVE.has(bar.status) || placed.running) name += ' active';
   if (bar.attempt > 1) name += ' retry';
   if (bar.extensions > 0) name += ' extended';
@@ -147,7 +148,7 @@ export function TimelineSvg({
                 rx={2}
                 data-testid="codon-bar"
                 data-key={bar.key}
-                data-status={bar.status}
+                data-status={displayStatus(bar)}
                 data-index={placed.index}
               />
               {bar.extensions > 0 && placed.width > 26 && (

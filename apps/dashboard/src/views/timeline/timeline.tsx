@@ -7,6 +7,8 @@ import { useMemo, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { pages } from '../../api/paths.js';
 import type { CodonBar, ExecutionDetail } from '../../api/types.js';
+import { codonLabel } from '../../format/codon-label.js';
+import { displayStatus } from '../../format/display-status.js';
 import { durationBetween, formatDuration, formatTokens, formatUsd } from '../../format/format.js';
 import { useElementWidth } from '../../hooks/use-element-width.js';
 import { useNow } from '../../hooks/use-now.js';
@@ -16,15 +18,15 @@ import { barIntervals, placeBars, runStarts, timelineRows } from './timeline-row
 import { type TimelineDrawing, TimelineSvg } from './timeline-svg.js';
 
 const ZOOMS = [1, 2, 4, 8, 16, 32];
-const LEGEND = ['completed', 'failed', 'skipped', 'running'];
+const LEGEND = ['completed', 'failed', 'interrupted', 'skipped', 'running'];
 
 function Tooltip({ bar, now }: { bar: CodonBar; now: number }) {
   return (
     <>
-      <strong>{bar.name}</strong>
+      <strong>{codonLabel(bar.name, bar.codonId)}</strong>
       <span class="mono muted">{bar.codonId}</span>
       <span>
-        <span class={`status status-${bar.status}`}>{bar.status}</span>
+        <span class={`status status-${displayStatus(bar)}`}>{displayStatus(bar)}</span>
         {bar.attempt > 1 && <span> · attempt {bar.attempt}</span>}
         {bar.extensions > 0 && <span> · {bar.extensions} extension(s)</span>}
         {bar.loop !== undefined && <span> · iteration {bar.loop.iteration}</span>}

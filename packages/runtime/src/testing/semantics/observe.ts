@@ -4,6 +4,7 @@ import {
   type CodonExecution,
   type HankweaveEvent,
   type HankweaveState,
+  isInterruption,
   isTerminalCodonStatus,
 } from '@hankweave/types';
 import type { RuntimeExit } from '../../runtime/hankweave-runtime.js';
@@ -35,9 +36,7 @@ function failureOf(record: CodonExecution & Record<string, unknown>): FailureKin
   const message = reason.message ?? '';
   if (record.budgetExceeded) return 'budget';
   if (record.contextExceeded === true) return 'context-exceeded';
-  if (/^Interrupted/.test(message) || reason.type === ('interrupted' as string)) {
-    return 'interrupted';
-  }
+  if (isInterruption(reason)) return 'interrupted';
   if (/requires continuation from previous codon/.test(message)) return 'no-session';
   return reason.retriable ? 'retriable-error' : 'fatal-error';
 }
