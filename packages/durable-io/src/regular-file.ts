@@ -75,8 +75,8 @@ export async function readRegularTextFile(
   return (await readRegularFile(path, options)).toString('utf8');
 }
 
-/** {@link readRegularFile} with synchronous system calls, as UTF-8 text. */
-export function readRegularFileSync(path: string, options: ReadRegularFileOptions = {}): string {
+/** {@link readRegularFile} with synchronous system calls. */
+export function readRegularFileSync(path: string, options: ReadRegularFileOptions = {}): Buffer {
   const fd = openSync(path, READ_FLAGS);
   try {
     const stats = fstatSync(fd);
@@ -91,7 +91,7 @@ export function readRegularFileSync(path: string, options: ReadRegularFileOption
       if (read === 0) break;
       chunks.push(chunk.subarray(0, read));
     }
-    return Buffer.concat(chunks).toString('utf8');
+    return Buffer.concat(chunks);
   } finally {
     closeSync(fd);
   }

@@ -13,6 +13,9 @@ export const EXECUTION_META_VERSION = '1.0.0';
  */
 export type RecordedExecutionMeta = ExecutionMeta & { dataHashVersion?: number };
 
+/** The top-level names of an execution directory that hankweave makes (seed 001's layout). */
+export const LAYOUT_ENTRIES: readonly string[] = ['agentRoot', 'rigArchive', '.hankweave'];
+
 /** The data hash version a meta file was written with: 1 when it does not say. */
 export function dataHashVersionOf(meta: ExecutionMeta): number {
   const version = meta.dataHashVersion;
@@ -40,7 +43,8 @@ export async function readExecutionMeta(path: string): Promise<RecordedExecution
 }
 
 /**
- * Writes `execution-meta.json` with exactly the seed's fields (and `dataHashVersion` when given),
+ * Writes `execution-meta.json` with exactly the seed's fields (and hankweave's additions when
+ * given: `dataHashVersion`, `containment`, `created`; readers of the original ignore them),
  * durably and atomically: when it resolves the file is on disk, and a crash at any step leaves
  * the previous file or this one.
  */
@@ -60,6 +64,8 @@ export async function writeExecutionMeta(
     createdAt: meta.createdAt,
     lastUsed: meta.lastUsed,
     ...(meta.dataHashVersion !== undefined ? { dataHashVersion: meta.dataHashVersion } : {}),
+    ...(meta.containment !== undefined ? { containment: meta.containment } : {}),
+    ...(meta.created !== undefined ? { created: meta.created } : {}),
   };
   await writeFileAtomic(path, toJsonFile(exact), options);
 }

@@ -25,6 +25,8 @@ import { createServerLog } from '../events/server-log.js';
 import { hashHank } from '../execution/data-hash.js';
 import { prepareExecution } from '../execution/execution-dir.js';
 import { preflight } from '../preflight/preflight.js';
+import { containmentRecord, resolveContainment } from '../sandbox/containment.js';
+import { executionSandboxPolicy } from '../sandbox/execution-sandbox.js';
 import { SessionTracker } from '../session-tracking/session-tracker.js';
 import type { CreateRuntimeOptions } from './create-runtime-options.js';
 import {
@@ -170,6 +172,8 @@ export async function openExecution(
     });
   }
   const clock = options.clock ?? (() => new Date());
+  // Also before anything is created: `require` without a sandbox refuses here.
+  const containment = await resolveContainment(settings.sandbox, settings.env);
   let lock: RuntimeLockHandle | undefined;
   const prepared = await prepareExecution({
     dataPath: options.dataPath,
@@ -186,7 +190,7 @@ export async function openExecution(
         ? { dataHashTimeLimitMs: hank.config.overrides.dataHashTimeLimit }
         : {}),
     ...(options.executionBaseDir !== undefined ? { baseDir: options.executionBaseDir } : {}),
-    ...(options.confirm !== undefined ? { confirm: options.confirm } : {}),
+    containment: containmentRecord(containment, clock().toISOString()),
     now: clock,
     beforeWrite: async (layout) => {
       lock = await acquireRuntimeLock(layout.hankweaveDir, { clock });
@@ -306,6 +310,17 @@ export async function openExecution(
       resolver,
       scanner: new ChangeScanner(layout.agentRoot, { resolver }),
       settings,
+      containment,
+      sandbox: executionSandboxPolicy({
+        containment,
+        layout,
+        hankDir: hank.hankDir,
+        dataPaths: [
+          resolve(prepared.meta.readOnlySourceDataPath),
+          prepared.meta.readOnlySourceResolvedDataPath,
+        ],
+        env: settings.env,
+      }),
       models,
       clock,
       startedAt: Date.now(),
