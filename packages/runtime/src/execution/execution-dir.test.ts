@@ -48,7 +48,14 @@ describe('prepareExecution()', () => {
 
   it('creates a managed execution named {timestamp}-{random4}-{dataHash6} with the seed layout', async () => {
     const now = () => new Date(1736000000000);
-    const { layout, meta, created } = await prepareExecution({ ...base(), now });
+    const { layout, meta, created } = await prepareExecution({
+      ...base(),
+      now,
+      // As the runtime's lock does: .hankweave exists before the layout is written.
+      beforeWrite: async (at) => {
+        mkdirSync(at.hankweaveDir, { recursive: true });
+      },
+    });
     expect(created).toBe(true);
     const name = layout.executionDir.slice(baseDir.length + 1);
     expect(name).toMatch(

@@ -151,8 +151,9 @@ export async function prepareExecution(
       `hank.json changed since this execution last ran; the plan frozen in state.json is kept for resumed runs`,
     );
   }
-  await options.beforeWrite?.(layout);
+  // Listed before anything is written here (the lock taken in beforeWrite creates .hankweave).
   const before = existsSync(executionDir) ? readdirSync(executionDir) : undefined;
+  await options.beforeWrite?.(layout);
   await createTree(layout);
   const linkType = relink
     ? await linkData(dataPath, layout.dataLink, options.copyData === true)
