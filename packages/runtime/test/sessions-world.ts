@@ -102,13 +102,28 @@ export function stateWithCost(cost: number): unknown {
 export async function makeExecution(
   world: SessionsWorld,
   name: string,
-  options: { cost?: number; meta?: boolean; bytes?: number; backupBytes?: number } = {},
+  options: {
+    cost?: number;
+    meta?: boolean;
+    bytes?: number;
+    backupBytes?: number;
+    /** The meta's `created` record (default: hankweave made the directory and its layout). */
+    created?: { directory: boolean; entries: string[] } | null;
+  } = {},
 ): Promise<string> {
   const dir = join(world.dir, name);
   const layout = executionLayout(dir);
   await mkdir(layout.agentRoot, { recursive: true });
   await mkdir(layout.hankweaveDir, { recursive: true });
-  if (options.meta !== false) await writeFile(layout.metaFile, '{"hankPath":"/hanks/hello"}\n');
+  const created =
+    options.created === undefined
+      ? { directory: true, entries: ['agentRoot', 'rigArchive', '.hankweave'] }
+      : options.created;
+  if (options.meta !== false)
+    await writeFile(
+      layout.metaFile,
+      `${JSON.stringify({ hankPath: '/hanks/hello', ...(created ? { created } : {}) })}\n`,
+    );
   if (options.cost !== undefined)
     await writeFile(layout.stateFile, JSON.stringify(stateWithCost(options.cost)));
   await writeFile(join(layout.agentRoot, 'notes.md'), 'x'.repeat(options.bytes ?? 1000));
