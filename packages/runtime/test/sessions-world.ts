@@ -135,12 +135,26 @@ export async function makeExecution(
   return dir;
 }
 
-/** A runtime.lock naming `pid`, as the state package writes it. */
-export async function writeRuntimeLock(executionDir: string, pid: number): Promise<void> {
+/**
+ * A runtime.lock naming `pid`, as the state package writes it; with `processStartTime`, as it
+ * writes it since issue 31 (the holder's start time: a reused pid has another one).
+ */
+export async function writeRuntimeLock(
+  executionDir: string,
+  pid: number,
+  processStartTime?: string,
+): Promise<void> {
   const now = new Date().toISOString();
   await writeFile(
     executionLayout(executionDir).lockFile,
-    JSON.stringify({ pid, runId: null, startTime: now, lastHeartbeat: now, lockId: 'test' }),
+    JSON.stringify({
+      pid,
+      runId: null,
+      startTime: now,
+      lastHeartbeat: now,
+      lockId: 'test',
+      ...(processStartTime !== undefined && { processStartTime }),
+    }),
   );
 }
 

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { defaultExecutionBaseDir, executionLayout, findNewestExecution } from '@hankweave/runtime';
-import { isPidAlive, LOCK_STALE_AFTER_MS, readRuntimeLock } from '@hankweave/state';
+import { isSameProcessAlive, LOCK_STALE_AFTER_MS, readRuntimeLock } from '@hankweave/state';
 import type { RuntimeLock } from '@hankweave/types';
 import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
@@ -97,7 +97,7 @@ export async function liveLock(executionDir: string): Promise<RuntimeLock | unde
   if (!lock) return undefined;
   const heartbeat = Date.parse(lock.lastHeartbeat);
   const fresh = Number.isNaN(heartbeat) || Date.now() - heartbeat <= LOCK_STALE_AFTER_MS;
-  return isPidAlive(lock.pid) && fresh ? lock : undefined;
+  return isSameProcessAlive(lock.pid, lock.processStartTime) && fresh ? lock : undefined;
 }
 
 /** True when `path` is a directory. */

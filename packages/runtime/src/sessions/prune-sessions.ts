@@ -1,7 +1,7 @@
 import { rm, rmdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { SessionRegistry, type SessionStatus, sessionLayout } from '@hankweave/sessions';
-import { isPidAlive, readRuntimeLock } from '@hankweave/state';
+import { isSameProcessAlive, readRuntimeLock } from '@hankweave/state';
 import { executionLayout } from '../execution/layout.js';
 import { type PrunePath, type PruneSkip, planPrune } from './prune-plan.js';
 
@@ -110,5 +110,5 @@ async function liveRuntimeHolds(executionDir: string): Promise<boolean> {
   const lock = await readRuntimeLock(executionLayout(executionDir).hankweaveDir).catch(
     () => undefined,
   );
-  return lock !== undefined && isPidAlive(lock.pid);
+  return lock !== undefined && isSameProcessAlive(lock.pid, lock.processStartTime);
 }
