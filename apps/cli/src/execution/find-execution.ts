@@ -5,6 +5,7 @@ import { isSameProcessAlive, LOCK_STALE_AFTER_MS, readRuntimeLock } from '@hankw
 import type { RuntimeLock } from '@hankweave/types';
 import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
+import { regularFilesFs } from './regular-files-fs.js';
 
 /** An execution found for some data (the runtime's `ExecutionMatch`, not exported by name). */
 type ExecutionMatch = NonNullable<Awaited<ReturnType<typeof findNewestExecution>>>;
@@ -91,9 +92,9 @@ export async function findExecution(
 
 /** The lock of a live runtime holding the execution, or undefined when none runs it. */
 export async function liveLock(executionDir: string): Promise<RuntimeLock | undefined> {
-  const lock = await readRuntimeLock(executionLayout(executionDir).hankweaveDir).catch(
-    () => undefined,
-  );
+  const lock = await readRuntimeLock(executionLayout(executionDir).hankweaveDir, {
+    fs: regularFilesFs,
+  }).catch(() => undefined);
   if (!lock) return undefined;
   const heartbeat = Date.parse(lock.lastHeartbeat);
   const fresh = Number.isNaN(heartbeat) || Date.now() - heartbeat <= LOCK_STALE_AFTER_MS;

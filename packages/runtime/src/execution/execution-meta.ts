@@ -1,5 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import { type Fs, isMissing, writeFileAtomic } from '@hankweave/durable-io';
+import { type Fs, isMissing, readRegularTextFile, writeFileAtomic } from '@hankweave/durable-io';
 import { type ExecutionMeta, executionMetaSchema } from '@hankweave/types';
 import { RuntimeError } from '../errors.js';
 import { toJsonFile } from '../internal/json-file.js';
@@ -26,7 +25,8 @@ export function dataHashVersionOf(meta: ExecutionMeta): number {
 export async function readExecutionMeta(path: string): Promise<RecordedExecutionMeta | undefined> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    // Never blocks: a FIFO in its place is an error, as is a file far too large to be ours.
+    text = await readRegularTextFile(path, { maxBytes: 16 * 1024 * 1024 });
   } catch (error) {
     if (isMissing(error)) return undefined;
     throw error;

@@ -23,8 +23,9 @@ export function announceContainment(context: RuntimeContext): void {
   const message = `Containment: ${describeContainment(containment)}`;
   context.log.info(message);
   emit(context, 'info', { message, details: [record] });
+  // Info, not a warning: fakes and replays start no process, and say nothing either way.
   if (containment.sandbox === 'bubblewrap' && context.harness.appliesSandbox !== true) {
-    context.log.warn(
+    context.log.info(
       `The harness ${context.harness.name} does not say that it runs its agents in the sandbox: rig and beforeCopy commands are contained, its agent processes may not be`,
     );
   }
