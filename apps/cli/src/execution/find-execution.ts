@@ -5,6 +5,7 @@ import { isSameProcessAlive, LOCK_STALE_AFTER_MS, readRuntimeLock } from '@hankw
 import type { RuntimeLock } from '@hankweave/types';
 import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
+import { escapeControlCharacters } from '../output/escape-control.js';
 import { regularFilesFs } from './regular-files-fs.js';
 
 /** An execution found for some data (the runtime's `ExecutionMatch`, not exported by name). */
@@ -43,7 +44,8 @@ export function hankDirectoryDataWarning(hankDir: string): string {
 export async function findExecution(
   selector: ExecutionSelector,
   env: NodeJS.ProcessEnv = process.env,
-  note: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+  note: (line: string) => void = (line) =>
+    process.stderr.write(`${escapeControlCharacters(line)}\n`),
 ): Promise<string> {
   if (selector.execution !== undefined) {
     const dir = resolve(selector.execution);
