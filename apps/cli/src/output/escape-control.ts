@@ -7,8 +7,16 @@ const OWN_STYLE_CODES = new Set(['1', '2', '22', '31', '32', '33', '36', '39']);
 // C0 controls but tab and newline, DEL, C1 controls, and the bidirectional overrides and isolates
 // that reorder what a terminal shows ("Trojan Source"): a line from a hank, a model or a job can
 // hold any of them.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: our own colour codes start with ESC
 const OWN_STYLE = /\u001b\[(\d{1,2})m/y;
+
+/** True when `text` holds a character a terminal would act on (what the escaping removes). */
+export function hasControlCharacters(text: string): boolean {
+  CONTROL.lastIndex = 0;
+  return CONTROL.test(text);
+}
 
 function escaped(char: string): string {
   return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
