@@ -116,8 +116,9 @@ export class ClaudeCodeHarness implements AgentHarness {
 /**
  * The codon's sandbox plus what Claude Code itself needs: its config directory writable (sessions,
  * which `--resume` reads back, settings, shell snapshots: `CLAUDE_CONFIG_DIR`, else `~/.claude`),
- * and its installation and `HOME` in view. `~/.claude.json` stays read-only: Claude Code works
- * without updating it.
+ * and its installation and `HOME` in view; its settings, memory, subagents and commands stay
+ * read-only where they exist. `~/.claude.json` stays read-only: Claude Code works without
+ * updating it.
  */
 export function claudeSandbox(
   policy: SandboxPolicy,
@@ -134,9 +135,24 @@ export function claudeSandbox(
         : undefined;
   return extendSandboxPolicy(policy, {
     writable: configDir === undefined ? [] : [configDir],
+    // What in the config directory would run or steer later Claude Code sessions (hooks and
+    // permissions in settings, memory, subagents, commands) stays read-only where it exists.
+    readOnly:
+      configDir === undefined ? [] : CONFIG_DIR_PROTECTED.map((name) => join(configDir, name)),
     readable: [dirname(binaryPath), ...(home === undefined ? [] : [home])],
   });
 }
+
+/** Entries of Claude Code's config directory the agent may not rewrite (when they exist). */
+const CONFIG_DIR_PROTECTED = [
+  'settings.json',
+  'settings.local.json',
+  'CLAUDE.md',
+  'agents',
+  'commands',
+  'hooks',
+  'output-styles',
+];
 
 /** One running Claude Code process and its log. */
 class ClaudeCodeSession implements AgentSession {

@@ -52,14 +52,19 @@ export interface SandboxedCommandLine {
   env: Record<string, string>;
 }
 
-/** A copy of `policy` with more writable and readable paths (what an adapter adds for its agent). */
+/** A copy of `policy` with more paths (what an adapter adds for its agent). */
 export function extendSandboxPolicy(
   policy: SandboxPolicy,
-  more: { writable?: readonly string[]; readable?: readonly string[] },
+  more: {
+    writable?: readonly string[];
+    readOnly?: readonly string[];
+    readable?: readonly string[];
+  },
 ): SandboxPolicy {
   return {
     ...policy,
     writable: [...policy.writable, ...(more.writable ?? [])],
+    readOnly: [...(policy.readOnly ?? []), ...(more.readOnly ?? [])],
     readable: [...(policy.readable ?? []), ...(more.readable ?? [])],
   };
 }
