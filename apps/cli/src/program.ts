@@ -145,6 +145,14 @@ export function buildProgram(
       'stop an agent that is silent this long (1-1800, default 180)',
     )
     .option('--ignore-rig-failures', 'treat every rig setup failure as allowFailure')
+    .option(
+      '--require-sandbox',
+      'refuse to run without the OS sandbox (bubblewrap) around agents and commands',
+    )
+    .option(
+      '--no-sandbox',
+      "run agents and commands without the OS sandbox (only Claude Code's deny rules and the data guard)",
+    )
     .option('-o, --output <dir>', "copy completed codons' outputFiles into this directory")
     .option(
       '--overwrite-output',

@@ -121,6 +121,8 @@ describe('hankweave output polish (issue 20, item 6)', () => {
     const hank = sandbox.copyExample('missing-prompt');
     const summarizePrompt = join(hank.hankDir, 'prompts', 'summarize.md');
     // Valid when validated: observe's rig removes summarize's prompt before summarize starts.
+    // Only without the sandbox: in it, the hank directory is read-only to rig commands (issue 31,
+    // the containment suite checks that); this case is about the message.
     const config = JSON.parse(readFileSync(join(hank.hankDir, 'hank.json'), 'utf8'));
     config.hank[0].rigSetup.push({
       type: 'command',
@@ -128,7 +130,7 @@ describe('hankweave output polish (issue 20, item 6)', () => {
     });
     writeFileSync(join(hank.hankDir, 'hank.json'), JSON.stringify(config));
     const run = await runCli(
-      [hank.hankDir, hank.dataDir, '--scripted-model', hank.script, '--headless'],
+      [hank.hankDir, hank.dataDir, '--scripted-model', hank.script, '--headless', '--no-sandbox'],
       { env: sandbox.env },
     );
     expect(run.code).toBe(1);

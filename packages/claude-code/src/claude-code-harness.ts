@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { dirname, isAbsolute, join } from 'node:path';
 import {
   type AgentEvent,
   type AgentHarness,
@@ -9,9 +10,11 @@ import {
   type AgentStartOptions,
   buildAgentEnv,
   DEFAULT_IDLE_TIMEOUT_MS,
+  extendSandboxPolicy,
   HarnessError,
   IdleWatchdog,
   killOnAbort,
+  type SandboxPolicy,
   validateStartOptions,
 } from '@hankweave/harness';
 import type { ModelCatalog } from '@hankweave/types';
@@ -50,6 +53,7 @@ const DEFAULT_KILL_GRACE_MS = 5000;
  */
 export class ClaudeCodeHarness implements AgentHarness {
   readonly name = 'claude-code';
+  readonly appliesSandbox = true;
   private binary: Promise<ResolvedClaudeBinary> | undefined;
 
   constructor(private readonly options: ClaudeCodeHarnessOptions = {}) {}
@@ -102,11 +106,53 @@ export class ClaudeCodeHarness implements AgentHarness {
       command: binary.path,
       args: buildClaudeArgs(options, this.options.extraArgs),
       env,
+      ...(options.sandbox && { sandbox: claudeSandbox(options.sandbox, env, binary.path) }),
       killGraceMs: this.options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
       ...(this.options.models !== undefined && { models: this.options.models }),
     });
   }
 }
+
+/**
+ * The codon's sandbox plus what Claude Code itself needs: its config directory writable (sessions,
+ * which `--resume` reads back, settings, shell snapshots: `CLAUDE_CONFIG_DIR`, else `~/.claude`),
+ * and its installation and `HOME` in view; its settings, memory, subagents and commands stay
+ * read-only where they exist. `~/.claude.json` stays read-only: Claude Code works without
+ * updating it.
+ */
+export function claudeSandbox(
+  policy: SandboxPolicy,
+  env: Readonly<Record<string, string>>,
+  binaryPath: string,
+): SandboxPolicy {
+  const home = env.HOME !== undefined && isAbsolute(env.HOME) ? env.HOME : undefined;
+  const configured = env.CLAUDE_CONFIG_DIR;
+  const configDir =
+    configured !== undefined && isAbsolute(configured)
+      ? configured
+      : home !== undefined
+        ? join(home, '.claude')
+        : undefined;
+  return extendSandboxPolicy(policy, {
+    writable: configDir === undefined ? [] : [configDir],
+    // What in the config directory would run or steer later Claude Code sessions (hooks and
+    // permissions in settings, memory, subagents, commands) stays read-only where it exists.
+    readOnly:
+      configDir === undefined ? [] : CONFIG_DIR_PROTECTED.map((name) => join(configDir, name)),
+    readable: [dirname(binaryPath), ...(home === undefined ? [] : [home])],
+  });
+}
+
+/** Entries of Claude Code's config directory the agent may not rewrite (when they exist). */
+const CONFIG_DIR_PROTECTED = [
+  'settings.json',
+  'settings.local.json',
+  'CLAUDE.md',
+  'agents',
+  'commands',
+  'hooks',
+  'output-styles',
+];
 
 /** One running Claude Code process and its log. */
 class ClaudeCodeSession implements AgentSession {
@@ -136,6 +182,7 @@ class ClaudeCodeSession implements AgentSession {
     env: Record<string, string>;
     killGraceMs: number;
     models?: ModelCatalog;
+    sandbox?: SandboxPolicy;
   }): Promise<ClaudeCodeSession> {
     const { options } = input;
     let session: ClaudeCodeSession | undefined;
@@ -153,6 +200,7 @@ class ClaudeCodeSession implements AgentSession {
         args: input.args,
         cwd: options.cwd,
         env: input.env,
+        ...(input.sandbox && { sandbox: input.sandbox }),
         stdin: options.prompt,
         stdout: (line) => {
           watchdog?.touch();

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeTempDir } from '@hankweave/durable-io/testing';
+import { detectSandbox } from '@hankweave/harness';
 import {
   type ConformanceRig,
   type ConformanceScript,
@@ -11,7 +12,7 @@ import { ClaudeCodeHarness } from './index.js';
 
 // The agent spec's conformance cases (written once in @hankweave/harness/testing) for Claude Code:
 // the real agent against @hankweave/scripted-model over loopback, with a private HOME, cwd and log
-// directory per case.
+// directory per case, in the OS sandbox.
 
 let logCounter = 0;
 
@@ -22,6 +23,10 @@ async function claudeCodeRig(): Promise<ConformanceRig> {
   const tmp = join(dir.path, 'tmp');
   await Promise.all([mkdir(home), mkdir(cwd), mkdir(tmp)]);
   const models: ScriptedModel[] = [];
+  // In the OS sandbox, as the runtime runs every agent: the working directory is the one place
+  // it may write (with the agent's own config directory, which the adapter adds).
+  const sandbox = await detectSandbox();
+  if (!sandbox.available) throw new Error(`No sandbox: ${sandbox.reason}; ${sandbox.hint}`);
   return {
     harness: new ClaudeCodeHarness({
       allowRootSandbox: true,
@@ -52,6 +57,7 @@ async function claudeCodeRig(): Promise<ConformanceRig> {
       cwd,
       logPath: join(dir.path, 'runs', `codon#0-${++logCounter}-claude.log`),
       idleTimeoutMs: 60_000,
+      sandbox: { bubblewrap: sandbox.path, writable: [cwd], readable: [dir.path] },
       ...overrides,
     }),
     async dispose() {

@@ -33,4 +33,13 @@ export { lastLineStart } from './last-line.js';
 export { moveAsideAsCorrupt } from './move-aside.js';
 export { Mutex } from './mutex.js';
 export { isInside, normalizeRelative, relativeInside } from './paths.js';
+export {
+  FILE_TOO_LARGE_CODE,
+  NOT_REGULAR_FILE_CODE,
+  type ReadRegularFileOptions,
+  readRegularFile,
+  readRegularFileSync,
+  readRegularTextFile,
+} from './regular-file.js';
 export { sleep } from './sleep.js';
+export { type FindSymlinkOptions, findSymlinkOnPath } from './symlink-guard.js';

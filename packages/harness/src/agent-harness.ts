@@ -1,5 +1,6 @@
 import type { FailureReason, TokenUsage } from '@hankweave/types';
 import type { AgentEvent } from './agent-event.js';
+import type { SandboxPolicy } from './sandbox/sandbox-policy.js';
 
 /** What to run: one attempt (or extension) of one codon. */
 export interface AgentStartOptions {
@@ -33,6 +34,12 @@ export interface AgentStartOptions {
    * exceeded (reference §4.5). Undefined leaves the agent's own setting alone.
    */
   autoCompact?: boolean;
+  /**
+   * Run the agent, with every tool and child process, in this OS sandbox. An adapter adds what its
+   * agent must write (its config or session directory) and read (its installation) and spawns
+   * through `AgentProcess` with it. Harnesses that run no process (replay, fakes) ignore it.
+   */
+  sandbox?: SandboxPolicy;
 }
 
 /** A running agent. */
@@ -106,6 +113,12 @@ export interface AgentOutcome {
 export interface AgentHarness {
   /** Short name for logs (`claude-code`, `replay`, `fake`). */
   readonly name: string;
+  /**
+   * True when the agent processes it starts run in `AgentStartOptions.sandbox` (the Claude Code
+   * and Pi adapters). A harness without it that starts processes leaves them uncontained; the
+   * runtime says so at start. Harnesses that start no process leave it out.
+   */
+  readonly appliesSandbox?: boolean;
   /**
    * Starts the agent. Resolves once it runs (the pid is known).
    * @throws {HarnessError} HARNESS_BINARY_NOT_FOUND when no agent binary can be found;

@@ -42,3 +42,27 @@ export { AgentLogParser } from './parser/agent-log-parser.js';
 export type { AgentLogParserOptions, AgentLogState } from './parser/agent-log-state.js';
 export type { FinalCost } from './parser/final-cost.js';
 export { ReplayHarness, type ReplayHarnessOptions } from './replay/replay-harness.js';
+export {
+  type BubblewrapInput,
+  bubblewrapArgs,
+  SANDBOX_BASE_FLAGS,
+  SANDBOX_TMP,
+  type SandboxMount,
+} from './sandbox/bubblewrap-args.js';
+export {
+  BUBBLEWRAP_PATH_ENV,
+  type DetectSandboxOptions,
+  detectSandbox,
+  SANDBOX_INSTALL_HINT,
+  type SandboxAvailability,
+} from './sandbox/detect-sandbox.js';
+export { sandboxCommand } from './sandbox/sandbox-command.js';
+export {
+  type CommandLine,
+  extendSandboxPolicy,
+  SANDBOX_NETWORKS,
+  type SandboxedCommandLine,
+  type SandboxNetwork,
+  type SandboxPolicy,
+} from './sandbox/sandbox-policy.js';
+export { sandboxedCommandPid } from './sandbox/sandboxed-command-pid.js';

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import {
   type AgentEvent,
   type AgentHarness,
@@ -8,8 +8,10 @@ import {
   AgentProcess,
   type AgentSession,
   type AgentStartOptions,
+  extendSandboxPolicy,
   HarnessError,
   killOnAbort,
+  type SandboxPolicy,
   validateStartOptions,
 } from '@hankweave/harness';
 import { defaultModelCatalog, type ModelCatalog } from '@hankweave/types';
@@ -79,6 +81,7 @@ export function createPiHarness(options: PiHarnessOptions = {}): AgentHarness {
 /** See {@link createPiHarness}. */
 export class PiHarness implements AgentHarness {
   readonly name = 'pi';
+  readonly appliesSandbox = true;
   private cli: string | undefined;
 
   constructor(private readonly options: PiHarnessOptions = {}) {}
@@ -115,8 +118,9 @@ export class PiHarness implements AgentHarness {
       ...(this.options.baseUrl !== undefined && { baseUrl: this.options.baseUrl }),
     });
     const cli = this.resolveCli();
+    const agentRoot = this.options.agentDir ?? join(dirname(options.logPath), 'pi');
     const dir = await writePiAgentDir({
-      root: this.options.agentDir ?? join(dirname(options.logPath), 'pi'),
+      root: agentRoot,
       model,
       retries: this.options.retries ?? true,
       ...(environment.baseUrl !== undefined && { baseUrl: environment.baseUrl }),
@@ -149,12 +153,32 @@ export class PiHarness implements AgentHarness {
         killGraceMs: this.options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
         busyTimeoutMs: this.options.busyTimeoutMs ?? PI_BUSY_TIMEOUT_MS,
         cleanup: dir.remove,
+        ...(options.sandbox && { sandbox: piSandbox(options.sandbox, agentRoot, cli, env) }),
       });
     } catch (error) {
       await dir.remove().catch(() => undefined);
       throw error;
     }
   }
+}
+
+/**
+ * The codon's sandbox plus what Pi itself needs: its agent directory writable (each start's
+ * config and the sessions `continue-previous` resumes), and its installation, the node binary and
+ * `HOME` in view.
+ */
+export function piSandbox(
+  policy: SandboxPolicy,
+  agentDir: string,
+  cli: string,
+  env: Readonly<Record<string, string>>,
+): SandboxPolicy {
+  const home = env.HOME !== undefined && isAbsolute(env.HOME) ? [env.HOME] : [];
+  return extendSandboxPolicy(policy, {
+    writable: [agentDir],
+    // dist/cli.js → the package directory, with its node_modules beside it.
+    readable: [dirname(dirname(cli)), dirname(process.execPath), ...home],
+  });
 }
 
 /** One running Pi process and its log. */
@@ -197,6 +221,7 @@ class PiSession implements AgentSession {
     killGraceMs: number;
     busyTimeoutMs: number;
     cleanup: () => Promise<void>;
+    sandbox?: SandboxPolicy;
   }): Promise<PiSession> {
     const { options } = input;
     let session: PiSession | undefined;
@@ -227,6 +252,7 @@ class PiSession implements AgentSession {
         args: [input.cli, ...input.args],
         cwd: options.cwd,
         env: input.env,
+        ...(input.sandbox && { sandbox: input.sandbox }),
         stdin: options.prompt,
         stdout: (line) => {
           watchdog.touch();

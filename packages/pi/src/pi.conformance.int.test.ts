@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeTempDir } from '@hankweave/durable-io/testing';
+import { detectSandbox } from '@hankweave/harness';
 import {
   type ConformanceRig,
   type ConformanceScript,
@@ -23,6 +24,10 @@ async function piRig(): Promise<ConformanceRig> {
   const tmp = join(dir.path, 'tmp');
   await Promise.all([mkdir(home), mkdir(cwd), mkdir(tmp)]);
   const models: ScriptedModel[] = [];
+  // In the OS sandbox, as the runtime runs every agent: the working directory is the one place
+  // it may write (with the agent's own config directory, which the adapter adds).
+  const sandbox = await detectSandbox();
+  if (!sandbox.available) throw new Error(`No sandbox: ${sandbox.reason}; ${sandbox.hint}`);
   return {
     harness: createPiHarness({
       retries: false,
@@ -45,6 +50,7 @@ async function piRig(): Promise<ConformanceRig> {
       cwd,
       logPath: join(dir.path, 'runs', `codon#0-${++logCounter}-claude.log`),
       idleTimeoutMs: 60_000,
+      sandbox: { bubblewrap: sandbox.path, writable: [cwd], readable: [dir.path] },
       ...overrides,
     }),
     async dispose() {

@@ -19,6 +19,8 @@ export { QUEUE_ERROR_CODES, QueueError, type QueueErrorCode } from './errors.js'
 export type { FleetBackends, StateMirror } from './fleet-mirror.js';
 export type { StopCause } from './job-control.js';
 export type { HankJobData, HankJobOptions } from './job-data.js';
+export { MAX_HANK_NAME_LENGTH, MAX_JOB_DATA_BYTES } from './job-data.js';
+export { checkJobId, JOB_ID_PATTERN } from './job-id.js';
 export {
   asJobProgress,
   type CodonEventSummary,

@@ -50,6 +50,40 @@ export interface HankJobData {
   submittedBy: string;
 }
 
+/** The largest `job.data` (as JSON) a job may carry: paths, a name and options, no payload. */
+export const MAX_JOB_DATA_BYTES = 64 * 1024;
+/** A hank's name as jobs show it; a longer `meta.name` is cut (listings stay one line). */
+export const MAX_HANK_NAME_LENGTH = 200;
+
+/** `name` cut to {@link MAX_HANK_NAME_LENGTH} characters. */
+export function jobHankName(name: string): string {
+  const chars = Array.from(name);
+  return chars.length <= MAX_HANK_NAME_LENGTH
+    ? name
+    : `${chars.slice(0, MAX_HANK_NAME_LENGTH - 1).join('')}…`;
+}
+
+/**
+ * Refuses job data above {@link MAX_JOB_DATA_BYTES} (as JSON): Redis keeps it, every `jobs`
+ * listing reads it, and a job carries paths and options only.
+ * @throws {QueueError} QUEUE_INVALID_JOB
+ */
+export function checkJobDataSize(value: unknown): void {
+  let size: number;
+  try {
+    size = Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+  } catch {
+    size = Number.POSITIVE_INFINITY;
+  }
+  if (size > MAX_JOB_DATA_BYTES) {
+    throw new QueueError(
+      'QUEUE_INVALID_JOB',
+      `The job data is ${Number.isFinite(size) ? `${size} bytes` : 'not serialisable'}; a job holds at most ${MAX_JOB_DATA_BYTES} bytes (paths, a name and options)`,
+      { details: { field: 'data', size: Number.isFinite(size) ? size : null } },
+    );
+  }
+}
+
 const fail = (message: string, field: string): never => {
   throw new QueueError('QUEUE_INVALID_JOB', message, { details: { field } });
 };
@@ -116,10 +150,12 @@ export function checkJobOptions(value: unknown): HankJobOptions {
 
 /**
  * Reads `job.data` on a worker.
- * @throws {QueueError} QUEUE_INVALID_JOB when it is not a hank job this version understands.
+ * @throws {QueueError} QUEUE_INVALID_JOB when it is not a hank job this version understands, or
+ *   above {@link MAX_JOB_DATA_BYTES}.
  */
 export function parseJobData(value: unknown): HankJobData {
   if (!isRecord(value)) return fail('the job data is not an object', 'data');
+  checkJobDataSize(value);
   if (value.version !== 1)
     return fail(`unknown job data version ${String(value.version)}`, 'version');
   return {
@@ -129,7 +165,7 @@ export function parseJobData(value: unknown): HankJobData {
     ...(value.executionDir !== undefined
       ? { executionDir: absolutePath(value.executionDir, 'executionDir') }
       : {}),
-    hankName: typeof value.hankName === 'string' ? value.hankName : '?',
+    hankName: typeof value.hankName === 'string' ? jobHankName(value.hankName) : '?',
     options: checkJobOptions(value.options),
     submittedAt: typeof value.submittedAt === 'string' ? value.submittedAt : '',
     submittedBy: typeof value.submittedBy === 'string' ? value.submittedBy : '',

@@ -54,6 +54,14 @@ export interface ListJobsOptions {
   limit?: number;
 }
 
+/** The most characters of one text field a listing carries (a name, a path). */
+const MAX_FIELD_LENGTH = 1024;
+const MAX_REASON_LENGTH = 4096;
+
+function clip(value: string, max = MAX_FIELD_LENGTH): string {
+  return value.length <= max ? value : `${value.slice(0, max - 1)}…`;
+}
+
 const iso = (ms: number | undefined): string | null =>
   ms === undefined || ms === 0 ? null : new Date(ms).toISOString();
 
@@ -90,11 +98,12 @@ async function listOn(queue: Queue, options: ListJobsOptions): Promise<JobSummar
         status === 'completed' && typeof job.returnvalue === 'object'
           ? (job.returnvalue as JobResult)
           : null;
-      const text = (value: unknown) => (typeof value === 'string' ? value : '');
+      // Jobs added by other tools may hold anything: a listing shows bounded text.
+      const text = (value: unknown) => (typeof value === 'string' ? clip(value) : '');
       summaries.push({
         id: job.id,
         status,
-        hankName: text(data.hankName) || job.name,
+        hankName: text(data.hankName) || clip(job.name),
         hankPath: text(data.hankPath),
         dataPath: text(data.dataPath),
         executionDir:
@@ -103,7 +112,7 @@ async function listOn(queue: Queue, options: ListJobsOptions): Promise<JobSummar
         cost: result?.cost ?? progress?.cost ?? null,
         progress,
         result,
-        failedReason: job.failedReason || null,
+        failedReason: job.failedReason ? clip(job.failedReason, MAX_REASON_LENGTH) : null,
         submittedAt: iso(job.timestamp) ?? '',
         startedAt: iso(job.processedOn),
         finishedAt: iso(job.finishedOn),

@@ -20,6 +20,7 @@ import { QueueError } from './errors.js';
 import type { FleetBackends } from './fleet-mirror.js';
 import { JobControl } from './job-control.js';
 import { parseJobData } from './job-data.js';
+import { checkJobId } from './job-id.js';
 import type { JobResult } from './job-result.js';
 import { type DryRunLauncher, type JobInfo, runJob } from './run-job.js';
 import type { WorkerEvent, WorkerEventBody } from './worker-events.js';
@@ -112,8 +113,10 @@ export async function startWorker(options: StartWorkerOptions): Promise<HankWork
     // reaches `control`, and one announced before was recorded first.
     controls.set(jobId, control);
     try {
+      // A job added by another tool may carry any id: only a single path-safe name may become
+      // a directory, never `../../x` (which would run the hank outside `{base}/jobs/`).
       const data = parseJobData(job.data);
-      const executionDir = data.executionDir ?? join(baseDir, 'jobs', jobId);
+      const executionDir = data.executionDir ?? join(baseDir, 'jobs', checkJobId(jobId, 'job id'));
       const request = (await cancelRequests(queue, [jobId])).get(jobId);
       if (request) {
         await clearCancelRequest(queue, jobId);

@@ -14,10 +14,13 @@ import {
 import { QueueError } from './errors.js';
 import {
   absolutePath,
+  checkJobDataSize,
   checkJobOptions,
   type HankJobData,
   type HankJobOptions,
+  jobHankName,
 } from './job-data.js';
+import { checkJobId } from './job-id.js';
 
 /** What to run: one hank on one data source, as one job and one execution. */
 export interface SubmitHankRequest {
@@ -30,7 +33,10 @@ export interface SubmitHankRequest {
   executionDir?: string;
   /** Fix the execution directory now as `{executionBaseDir}/jobs/{jobId}`. */
   executionBaseDir?: string;
-  /** The job id (default: time-ordered and random, e.g. `0m3k2p1qz-9f2c4e1a`). */
+  /**
+   * The job id (default: time-ordered and random, e.g. `0m3k2p1qz-9f2c4e1a`): one path-safe name
+   * (`JOB_ID_PATTERN`), since it names the job's directory `{base}/jobs/{id}`.
+   */
   jobId?: string;
   /** The queue (default `hankweave`); ignored when a `Queue` is passed. */
   queueName?: string;
@@ -52,14 +58,15 @@ export function newJobId(now: number = Date.now()): string {
  * @returns the job id.
  * @throws {RuntimeError} RUNTIME_INVALID_HANK, RUNTIME_HANK_NOT_FOUND from the runtime's check.
  * @throws {QueueError} QUEUE_INVALID_JOB for a relative path, missing data or script, a bad
- *   option; QUEUE_REDIS_UNREACHABLE when Redis does not answer.
+ *   option, a job id that is not one path-safe name, job data above `MAX_JOB_DATA_BYTES`;
+ *   QUEUE_REDIS_UNREACHABLE when Redis does not answer.
  */
 export async function submitHank(
   target: QueueConnection | Queue,
   request: SubmitHankRequest,
 ): Promise<string> {
   const data = prepareJob(request);
-  const jobId = request.jobId ?? newJobId();
+  const jobId = request.jobId === undefined ? newJobId() : checkJobId(request.jobId);
   const executionDir =
     request.executionDir !== undefined
       ? absolutePath(request.executionDir, 'executionDir')
@@ -67,6 +74,7 @@ export async function submitHank(
         ? join(absolutePath(request.executionBaseDir, 'executionBaseDir'), 'jobs', jobId)
         : undefined;
   const job: HankJobData = { ...data, ...(executionDir !== undefined ? { executionDir } : {}) };
+  checkJobDataSize(job);
   const add = (queue: Queue) =>
     queue.add(job.hankName, job, { jobId, attempts: 1, removeOnComplete: false });
   if (target instanceof Queue) {
@@ -108,7 +116,7 @@ function prepareJob(request: SubmitHankRequest): Omit<HankJobData, 'executionDir
     version: 1,
     hankPath,
     dataPath,
-    hankName: loaded.config.meta.name,
+    hankName: jobHankName(loaded.config.meta.name),
     options,
     submittedAt: new Date().toISOString(),
     submittedBy: hostname(),

@@ -49,6 +49,16 @@ export const RUNTIME_ERROR_CODES = [
    * changed since. `details.executionDir`, `createdAt`, `dataPath`, `changed` (names, when known).
    */
   'RUNTIME_DATA_CHANGED',
+  /**
+   * `sandbox: 'require'` (`--require-sandbox`) and no OS sandbox works here: nothing was started.
+   * `details.reason`, `details.hint` (what to install).
+   */
+  'RUNTIME_SANDBOX_UNAVAILABLE',
+  /**
+   * A file operation of the runtime would go through a symbolic link (a rig copy, a rollback's rig
+   * cleanup, an output copy): refused. `details.link` names the link, `details.path` the target.
+   */
+  'RUNTIME_UNSAFE_PATH',
   /** A bug in hankweave: please report it. */
   'RUNTIME_INTERNAL',
 ] as const;

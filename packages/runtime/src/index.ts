@@ -44,6 +44,12 @@ export { type LoadedHank, loadHank } from './runtime/open-execution.js';
 export { RUNTIME_PHASES, type RuntimePhase } from './runtime/phase.js';
 export type { SentinelHost } from './runtime/sentinel-host.js';
 export {
+  type Containment,
+  describeContainment,
+  SANDBOX_MODES,
+  type SandboxMode,
+} from './sandbox/containment.js';
+export {
   CLOSE_CODES,
   type ClientInfo,
   type CloseInfo,

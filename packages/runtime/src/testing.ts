@@ -1,7 +1,22 @@
-// ./testing entry: the semantics kit. It drives the real runtime with the outcomes of the
-// reference interpreter's model (@hankweave/hank) and observes what it executed, so tests (and a
-// child process killed mid-run) can compare the runtime with the interpreter.
+// ./testing entry: the semantics kit (issue 30), which drives the real runtime with the outcomes
+// of the reference interpreter's model (@hankweave/hank) and observes what it executed; and the
+// adversarial containment suite every agent adapter runs (issue 31), with the tools it checks with.
 
+export type {
+  ContainmentContext,
+  ContainmentHarness,
+  ContainmentScript,
+  ContainmentTurn,
+  ServedModel,
+} from './testing/containment/containment-setup.js';
+export {
+  type AttackRun,
+  ContainmentWorld,
+  withWorld,
+} from './testing/containment/containment-world.js';
+export { describeContainment } from './testing/containment/describe-containment.js';
+export { processesWith } from './testing/containment/surviving-processes.js';
+export { type DigestEntry, treeDigest } from './testing/containment/tree-digest.js';
 export {
   comparable,
   type ObservedExecution,

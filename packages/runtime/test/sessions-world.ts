@@ -102,13 +102,28 @@ export function stateWithCost(cost: number): unknown {
 export async function makeExecution(
   world: SessionsWorld,
   name: string,
-  options: { cost?: number; meta?: boolean; bytes?: number; backupBytes?: number } = {},
+  options: {
+    cost?: number;
+    meta?: boolean;
+    bytes?: number;
+    backupBytes?: number;
+    /** The meta's `created` record (default: hankweave made the directory and its layout). */
+    created?: { directory: boolean; entries: string[] } | null;
+  } = {},
 ): Promise<string> {
   const dir = join(world.dir, name);
   const layout = executionLayout(dir);
   await mkdir(layout.agentRoot, { recursive: true });
   await mkdir(layout.hankweaveDir, { recursive: true });
-  if (options.meta !== false) await writeFile(layout.metaFile, '{"hankPath":"/hanks/hello"}\n');
+  const created =
+    options.created === undefined
+      ? { directory: true, entries: ['agentRoot', 'rigArchive', '.hankweave'] }
+      : options.created;
+  if (options.meta !== false)
+    await writeFile(
+      layout.metaFile,
+      `${JSON.stringify({ hankPath: '/hanks/hello', ...(created ? { created } : {}) })}\n`,
+    );
   if (options.cost !== undefined)
     await writeFile(layout.stateFile, JSON.stringify(stateWithCost(options.cost)));
   await writeFile(join(layout.agentRoot, 'notes.md'), 'x'.repeat(options.bytes ?? 1000));
@@ -120,12 +135,26 @@ export async function makeExecution(
   return dir;
 }
 
-/** A runtime.lock naming `pid`, as the state package writes it. */
-export async function writeRuntimeLock(executionDir: string, pid: number): Promise<void> {
+/**
+ * A runtime.lock naming `pid`, as the state package writes it; with `processStartTime`, as it
+ * writes it since issue 31 (the holder's start time: a reused pid has another one).
+ */
+export async function writeRuntimeLock(
+  executionDir: string,
+  pid: number,
+  processStartTime?: string,
+): Promise<void> {
   const now = new Date().toISOString();
   await writeFile(
     executionLayout(executionDir).lockFile,
-    JSON.stringify({ pid, runId: null, startTime: now, lastHeartbeat: now, lockId: 'test' }),
+    JSON.stringify({
+      pid,
+      runId: null,
+      startTime: now,
+      lastHeartbeat: now,
+      lockId: 'test',
+      ...(processStartTime !== undefined && { processStartTime }),
+    }),
   );
 }
 

@@ -13,7 +13,7 @@ export {
   LOCK_STALE_AFTER_MS,
   readRuntimeLock,
 } from './lock/acquire-runtime-lock.js';
-export { isPidAlive } from './lock/pid.js';
+export { isPidAlive, isSameProcessAlive, processStartTime } from './lock/pid.js';
 export {
   type PreviousLockHolder,
   type RuntimeLockFields,

@@ -154,6 +154,7 @@ export {
 } from './hank/hank-issue.js';
 export { checkRefSyntax } from './hank/hank-refs.js';
 export {
+  describeJsonError,
   type JsonParseResult,
   type JsonSyntaxProblem,
   parseJsonWithLocation,

@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { readRegularFileSync } from '@hankweave/durable-io';
 import { type JsonSyntaxProblem, parseJsonWithLocation } from '@hankweave/types';
 import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
@@ -39,7 +40,8 @@ export function readHankJsonText(hankPath: string): HankJson {
   const hankDir = dirname(hankPath);
   let text: string;
   try {
-    text = readFileSync(hankPath, 'utf8');
+    // Never blocks: a FIFO named as hank.json is refused at once (EFTYPE), not waited on.
+    text = readRegularFileSync(hankPath).toString('utf8');
   } catch (error) {
     throw new CliError(
       'CLI_NOT_FOUND',

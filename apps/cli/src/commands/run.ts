@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import {
   createRuntime,
+  describeContainment,
   executionLayout,
   loadHank,
   type Runtime,
@@ -47,6 +48,9 @@ export interface RunOptions {
   shimIdleTimeout?: string;
   port?: string;
   ignoreRigFailures?: boolean;
+  /** `--no-sandbox` sets it false. */
+  sandbox?: boolean;
+  requireSandbox?: boolean;
   output?: string;
   overwriteOutput?: boolean;
   /** A recorded execution to replay (reference §2.2 `--replay`). */
@@ -236,6 +240,9 @@ export async function runCommand(
         exitCode: exit.exitCode,
         reason: exit.reason as ShutdownReason,
         elapsedMs: Date.now() - startedAt,
+        ...(active.containment !== undefined && {
+          containment: describeContainment(active.containment),
+        }),
         // A dry run resumes on its script: the Resume line must carry it to work as printed.
         resumeFlags: options.scriptedModel
           ? ['--scripted-model', shellArg(resolve(options.scriptedModel))]

@@ -25,6 +25,24 @@ export interface WorkerOptions extends QueueFlags, PostgresFlags {
   stalledInterval?: string;
   maxStalled?: string;
   lockedRetry?: string;
+  /** `--no-sandbox` sets it false. */
+  sandbox?: boolean;
+  requireSandbox?: boolean;
+}
+
+/** The worker's containment flags as every job's `sandbox` option (default: the runtime's auto). */
+function sandboxOptions(options: WorkerOptions): {
+  runtimeOptions?: () => { sandbox: 'off' | 'require' };
+} {
+  if (options.sandbox === false && options.requireSandbox === true)
+    throw new CliError(
+      'CLI_USAGE',
+      '--no-sandbox and --require-sandbox contradict each other',
+      'Keep one of them.',
+    );
+  if (options.sandbox === false) return { runtimeOptions: () => ({ sandbox: 'off' }) };
+  if (options.requireSandbox === true) return { runtimeOptions: () => ({ sandbox: 'require' }) };
+  return {};
 }
 
 /**
@@ -88,6 +106,7 @@ export async function workerCommand(terminal: Terminal, options: WorkerOptions):
         : {}),
       dryRun,
       onEvent: print,
+      ...sandboxOptions(options),
     });
   } catch (error) {
     await pool?.end().catch(() => undefined);

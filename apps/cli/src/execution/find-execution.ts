@@ -1,10 +1,12 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { defaultExecutionBaseDir, executionLayout, findNewestExecution } from '@hankweave/runtime';
-import { isPidAlive, LOCK_STALE_AFTER_MS, readRuntimeLock } from '@hankweave/state';
+import { isSameProcessAlive, LOCK_STALE_AFTER_MS, readRuntimeLock } from '@hankweave/state';
 import type { RuntimeLock } from '@hankweave/types';
 import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
+import { escapeControlCharacters } from '../output/escape-control.js';
+import { regularFilesFs } from './regular-files-fs.js';
 
 /** An execution found for some data (the runtime's `ExecutionMatch`, not exported by name). */
 type ExecutionMatch = NonNullable<Awaited<ReturnType<typeof findNewestExecution>>>;
@@ -42,7 +44,8 @@ export function hankDirectoryDataWarning(hankDir: string): string {
 export async function findExecution(
   selector: ExecutionSelector,
   env: NodeJS.ProcessEnv = process.env,
-  note: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+  note: (line: string) => void = (line) =>
+    process.stderr.write(`${escapeControlCharacters(line)}\n`),
 ): Promise<string> {
   if (selector.execution !== undefined) {
     const dir = resolve(selector.execution);
@@ -95,13 +98,13 @@ export async function findExecution(
 
 /** The lock of a live runtime holding the execution, or undefined when none runs it. */
 export async function liveLock(executionDir: string): Promise<RuntimeLock | undefined> {
-  const lock = await readRuntimeLock(executionLayout(executionDir).hankweaveDir).catch(
-    () => undefined,
-  );
+  const lock = await readRuntimeLock(executionLayout(executionDir).hankweaveDir, {
+    fs: regularFilesFs,
+  }).catch(() => undefined);
   if (!lock) return undefined;
   const heartbeat = Date.parse(lock.lastHeartbeat);
   const fresh = Number.isNaN(heartbeat) || Date.now() - heartbeat <= LOCK_STALE_AFTER_MS;
-  return isPidAlive(lock.pid) && fresh ? lock : undefined;
+  return isSameProcessAlive(lock.pid, lock.processStartTime) && fresh ? lock : undefined;
 }
 
 /** True when `path` is a directory. */

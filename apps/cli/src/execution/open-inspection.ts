@@ -6,10 +6,13 @@ import { readState } from '@hankweave/state';
 import type { ExecutionMeta, HankweaveState } from '@hankweave/types';
 import { CliError } from '../output/cli-error.js';
 import { readOnlyFs } from './read-only-fs.js';
+import { regularFilesFs } from './regular-files-fs.js';
 
 /** The state of an execution, read without the lock (safe while a runtime writes it). */
 export async function readExecutionState(executionDir: string): Promise<HankweaveState> {
-  const { state } = await readState(executionLayout(executionDir).hankweaveDir);
+  const { state } = await readState(executionLayout(executionDir).hankweaveDir, {
+    fs: regularFilesFs,
+  });
   return state;
 }
 

@@ -1,6 +1,7 @@
 import type { EventData, HankweaveEvent, HankweaveState } from '@hankweave/types';
 import { codonRows } from './codon-rows.js';
 import { type CliEvent, describeToolCall, eventCodonId, isKnownEvent } from './describe-event.js';
+import { escapeControlCharacters } from './escape-control.js';
 import { oneLine } from './format.js';
 import { formatRow, rowLayout } from './row-format.js';
 import { type RunView, WarningFilter } from './run-view.js';
@@ -90,7 +91,7 @@ export class LiveView implements RunView {
         : level === 'warn'
           ? style.yellow(`! ${message}`)
           : message;
-    this.terminal.write(`${line}\n`);
+    this.terminal.write(`${escapeControlCharacters(line, this.terminal.color)}\n`);
     this.#render();
   }
 
@@ -146,7 +147,9 @@ export class LiveView implements RunView {
       lines.splice(0, hidden, this.terminal.style.dim(`  … ${hidden} earlier codon(s)`));
     }
     let out = this.#drawn > 0 ? CURSOR_UP(this.#drawn) : '';
-    for (const line of lines) out += `${CLEAR_LINE}${line}\n`;
+    // Codon names, tool calls and model text are untrusted: only our own codes move the cursor.
+    for (const line of lines)
+      out += `${CLEAR_LINE}${escapeControlCharacters(line, this.terminal.color)}\n`;
     out += CLEAR_BELOW;
     this.#drawn = lines.length;
     this.terminal.write(out);

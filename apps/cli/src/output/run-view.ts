@@ -5,6 +5,7 @@ import {
   isKnownEvent,
   isProgressEvent,
 } from './describe-event.js';
+import { escapeControlCharacters } from './escape-control.js';
 import { clockTime, fit, formatDuration, oneLine, truncate } from './format.js';
 import type { Terminal } from './terminal.js';
 
@@ -186,7 +187,8 @@ export class JsonView implements RunView {
   constructor(private readonly terminal: Terminal) {}
 
   onEvent(event: CliEvent): void {
-    this.terminal.write(`${JSON.stringify(event)}\n`);
+    // Valid JSON still (escapes inside strings), but no raw DEL, C1 or bidi control on a terminal.
+    this.terminal.write(`${escapeControlCharacters(JSON.stringify(event))}\n`);
   }
 
   readonly #warnings = new WarningFilter();

@@ -19,6 +19,8 @@ export interface RunSummaryInput {
    * `--scripted-model <script>`: without it a resume asks for real credentials), already quoted.
    */
   resumeFlags?: readonly string[];
+  /** Which containment the run had (`describeContainment`), when it started. */
+  containment?: string;
 }
 
 const REASONS: Record<string, string> = {
@@ -64,6 +66,12 @@ export function printSummary(terminal: Terminal, input: RunSummaryInput, toStder
     const budget = budgetLine(rows);
     if (budget) print(`${label('Budget')}${style.yellow(budget)}`);
     print(`${label('Checkpoints')}${checkpointCount(input.state)}`);
+  }
+  if (input.containment) {
+    const contained = !input.containment.startsWith('none');
+    print(
+      `${label('Containment')}${contained ? input.containment : style.yellow(input.containment)}`,
+    );
   }
   if (input.executionDir) {
     const dir = shellArg(input.executionDir);

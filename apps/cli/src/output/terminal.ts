@@ -1,12 +1,19 @@
+import { escapeControlCharacters } from './escape-control.js';
+
 /** Where the CLI writes, and whether it may use colour and live redraws. */
 export interface Terminal {
   /** stdout is an interactive terminal: live view and redraws are allowed. */
   readonly isTTY: boolean;
   readonly color: boolean;
   readonly columns: number;
+  /** One line to stdout; control characters in it are shown escaped (see escapeControlCharacters). */
   out(line?: string): void;
+  /** One line to stderr, escaped as `out`. */
   err(line?: string): void;
-  /** Raw write to stdout (used by the live view for cursor movement). */
+  /**
+   * Raw write to stdout (the live view's cursor movement): the caller escapes what it did not
+   * write itself.
+   */
   write(text: string): void;
   readonly style: Style;
 }
@@ -61,8 +68,9 @@ export function createTerminal(
     isTTY,
     color,
     columns: stdout.columns || 100,
-    out: (line = '') => stdout.write(`${line}\n`),
-    err: (line = '') => stderr.write(`${line}\n`),
+    // Every line passes here: hank, codon and job names, model text, paths are untrusted text.
+    out: (line = '') => stdout.write(`${escapeControlCharacters(line, color)}\n`),
+    err: (line = '') => stderr.write(`${escapeControlCharacters(line, color)}\n`),
     write: (text) => stdout.write(text),
     style,
   };

@@ -59,6 +59,8 @@ export function registerQueueCommands(
       `also copy every execution's events and state to this database, for fleet views (default $${POSTGRES_URL_ENV})`,
     )
     .option('--name <name>', "this worker's name in job listings (default host:pid)")
+    .option('--require-sandbox', 'fail jobs that cannot run in the OS sandbox (bubblewrap)')
+    .option('--no-sandbox', 'run jobs without the OS sandbox around agents and commands')
     .option('--json', 'print every worker event as one NDJSON line')
     .option('--lock-duration <duration>', "how long a job's queue lock lasts unrenewed", '30s')
     .option('--stalled-interval <duration>', 'how often to look for stalled jobs', '15s')

@@ -18,6 +18,9 @@ export interface RuntimeConfigFlags {
   shimIdleTimeout?: string;
   ignoreRigFailures?: boolean;
   autostart?: boolean;
+  /** `--no-sandbox` sets it false. */
+  sandbox?: boolean;
+  requireSandbox?: boolean;
 }
 
 /** The flags as runtime config values by key; absent flags are `undefined`. */
@@ -31,6 +34,8 @@ export function flagValues(flags: RuntimeConfigFlags): Record<string, ConfigValu
     // Boolean flags can only turn a setting one way: absent means "not given", not "false".
     ignoreRigFailures: flags.ignoreRigFailures === true ? true : undefined,
     autostart: flags.autostart === false ? false : undefined,
+    sandbox: flags.sandbox === false ? false : undefined,
+    requireSandbox: flags.requireSandbox === true ? true : undefined,
   };
 }
 

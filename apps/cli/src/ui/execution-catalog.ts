@@ -1,17 +1,21 @@
 import { existsSync } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { readRegularTextFile } from '@hankweave/durable-io';
 import { type EventJournal, openJournalReadOnly } from '@hankweave/journal';
 import { executionLayout } from '@hankweave/runtime';
 import { type HankweaveState, hankNameFromPath } from '@hankweave/types';
 import { liveLock } from '../execution/find-execution.js';
 import { journalPath, readExecutionState, readMeta } from '../execution/open-inspection.js';
+import { regularFilesFs } from '../execution/regular-files-fs.js';
 import type { ExecutionFacts, FleetFacts } from './derive/execution-summary.js';
 import { EventIndex } from './events/event-index.js';
 import type { FleetRow, FleetSource } from './fleet-source.js';
 import { HttpError } from './http/http-error.js';
 
 /** Directory names that can be execution ids: no separators, no dot-only names, URL-safe. */
+/** hank.json is read for its name only: a larger file is not read. */
+const MAX_HANK_BYTES = 10 * 1024 * 1024;
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 
 /** A file's identity for caching: changes whenever the file is replaced or rewritten. */
@@ -188,7 +192,10 @@ export class ExecutionCatalog {
     if (cached?.key === key) return cached.name;
     let name = hankNameFromPath(hankPath, dirname(hankPath));
     try {
-      const config = JSON.parse(await readFile(hankPath, 'utf8')) as { meta?: { name?: unknown } };
+      // Only a regular file, and not a huge one: the path comes from the execution's metadata,
+      // which anything could have changed; a FIFO there must not hang the dashboard.
+      const text = await readRegularTextFile(hankPath, { maxBytes: MAX_HANK_BYTES });
+      const config = JSON.parse(text) as { meta?: { name?: unknown } };
       if (typeof config.meta?.name === 'string' && config.meta.name !== '') name = config.meta.name;
     } catch {
       // A hank that is gone or not JSON keeps its path's name.
@@ -217,7 +224,7 @@ export class ExecutionCatalog {
           `The execution ${id} has no event journal yet`,
           'Events appear once the hank has started.',
         );
-      opened = openJournalReadOnly(path).then((journal) => ({
+      opened = openJournalReadOnly(path, { fs: regularFilesFs }).then((journal) => ({
         journal,
         index: new EventIndex(journal),
       }));

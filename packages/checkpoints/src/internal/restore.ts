@@ -228,11 +228,36 @@ function classify(
   } else plan.toHash.push({ file: want, stat });
 }
 
-/** Deletes tracked files the target lacks, then the directories that became empty. */
+/**
+ * True when a directory on the way to `path` is a symbolic link: the work tree's agent may have
+ * replaced a tracked directory by a link to anywhere (the user's data), and deleting `path` would
+ * then delete the file at the link's target. `real` remembers directories seen to be real.
+ */
+async function reachedThroughLink(
+  ctx: EngineContext,
+  path: string,
+  real: Set<string>,
+): Promise<boolean> {
+  const parent = parentOf(path);
+  if (parent === '' || real.has(parent)) return false;
+  if (await reachedThroughLink(ctx, parent, real)) return true;
+  const stat = await ctx.io.lstatQuick(`${ctx.layout.workTree}/${parent}`);
+  if (stat?.isSymbolicLink()) return true;
+  if (stat?.isDirectory()) real.add(parent);
+  return false;
+}
+
+/**
+ * Deletes tracked files the target lacks, then the directories that became empty. A file reached
+ * through a symbolic link is not deleted (nothing outside the work tree is ever touched); writing
+ * the target's files replaces such a link by a real directory (see {@link ensureParentDirs}).
+ */
 async function removeFiles(ctx: EngineContext, paths: readonly string[]): Promise<void> {
   const prefix = `${ctx.layout.workTree}/`;
   const parents = new Set<string>();
+  const real = new Set<string>();
   for (const path of paths) {
+    if (await reachedThroughLink(ctx, path, real)) continue;
     const stat = await ctx.io.lstatQuick(prefix + path);
     if (!stat || stat.isDirectory()) continue; // already gone, or replaced by untracked content
     try {

@@ -2,6 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { createInterface } from 'node:readline';
 import { HarnessError } from '../errors.js';
+import { sandboxCommand } from '../sandbox/sandbox-command.js';
+import type { SandboxPolicy } from '../sandbox/sandbox-policy.js';
+import { sandboxedCommandPid } from '../sandbox/sandboxed-command-pid.js';
 
 /** How the process ended. */
 export interface ProcessExit {
@@ -17,6 +20,10 @@ const STDIO_DRAIN_MS = 2000;
  * One agent process: spawned in its own process group, stdout and stderr read line by line, the
  * prompt written to stdin. `terminate()` sends SIGTERM to the agent (which then stops its own
  * tools) and SIGKILL to the whole group after the grace period.
+ *
+ * With a `sandbox` policy the process is bubblewrap running the agent in the sandbox: the pid is
+ * bubblewrap's, SIGTERM goes to the agent inside (so it can exit gracefully), and the SIGKILL to
+ * bubblewrap's group ends the sandbox, whose PID namespace takes every process in it along.
  */
 export class AgentProcess {
   readonly exited: Promise<ProcessExit>;
@@ -28,6 +35,8 @@ export class AgentProcess {
     private readonly child: ChildProcess,
     readonly pid: number,
     handlers: { stdout: (line: string) => void; stderr: (line: string) => void },
+    /** True when `child` is bubblewrap running the agent in a sandbox. */
+    readonly sandboxed: boolean,
   ) {
     const stdoutClosed = readLines(child.stdout, handlers.stdout);
     const stderrClosed = readLines(child.stderr, handlers.stderr);
@@ -63,10 +72,15 @@ export class AgentProcess {
     stdin: string;
     stdout: (line: string) => void;
     stderr: (line: string) => void;
+    /** Run the command in this sandbox (see `sandboxCommand`). */
+    sandbox?: SandboxPolicy;
   }): Promise<AgentProcess> {
-    const child = spawn(input.command, input.args, {
+    const line = input.sandbox
+      ? sandboxCommand(input.sandbox, input)
+      : { command: input.command, args: [...input.args], env: input.env };
+    const child = spawn(line.command, line.args, {
       cwd: input.cwd,
-      env: input.env,
+      env: line.env,
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: process.platform !== 'win32',
     });
@@ -76,10 +90,10 @@ export class AgentProcess {
         reject(
           new HarnessError(
             'HARNESS_SPAWN_FAILED',
-            `Cannot start ${input.label ?? input.command}: ${cause.message}`,
+            `Cannot start ${input.label ?? input.command}${input.sandbox ? ` in the sandbox (${line.command})` : ''}: ${cause.message}`,
             {
               cause,
-              details: { command: input.command, cwd: input.cwd },
+              details: { command: line.command, cwd: input.cwd },
             },
           ),
         ),
@@ -88,14 +102,15 @@ export class AgentProcess {
     // An agent that exits before reading its prompt must not crash us with EPIPE.
     child.stdin?.on('error', () => undefined);
     child.stdin?.end(input.stdin);
-    return new AgentProcess(child, child.pid as number, input);
+    return new AgentProcess(child, child.pid as number, input, input.sandbox !== undefined);
   }
 
   /** SIGTERM now, SIGKILL to the process group after `graceMs`. Resolves when it has exited. */
   terminate(graceMs: number): Promise<ProcessExit> {
     if (!this.done && this.sentSignal === undefined) {
       this.sentSignal = 'SIGTERM';
-      this.child.kill('SIGTERM');
+      const inner = this.sandboxed ? sandboxedCommandPid(this.pid) : undefined;
+      if (inner === undefined || !signalPid(inner, 'SIGTERM')) this.child.kill('SIGTERM');
       this.killTimer = setTimeout(() => {
         this.sentSignal = 'SIGKILL';
         if (!this.killGroup()) this.child.kill('SIGKILL');
@@ -123,6 +138,15 @@ export class AgentProcess {
       return { exitCode: code, signal: sent };
     }
     return { exitCode: code };
+  }
+}
+
+function signalPid(pid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(pid, signal);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -136,12 +136,12 @@ describe('archiveOnSuccess', () => {
       { codonId: 'edit#1', archivedPaths: ['edit-notes.md'] },
       { codonId: 'polish', archivedPaths: ['summary.md'] },
     ]);
-    const after = (codonId: string) =>
+    const completedAt = (codonId: string) =>
       indexOf((e) => e.type === 'codon.completed' && e.data.codonId === codonId);
     const archiveOf = (codonId: string) =>
       indexOf((e) => e.type.startsWith('archive.') && e.data.codonId === codonId);
-    expect(archiveOf('gen')).toBeGreaterThan(after('gen'));
-    expect(archiveOf('edit#1')).toBeGreaterThan(after('edit#1'));
+    expect(archiveOf('gen')).toBeGreaterThan(completedAt('gen'));
+    expect(archiveOf('edit#1')).toBeGreaterThan(completedAt('edit#1'));
     const finalIteration = indexOf(
       (e) => e.type === 'loop.iteration.completed' && e.data.isFinal === true,
     );

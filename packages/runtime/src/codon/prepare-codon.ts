@@ -32,6 +32,7 @@ export async function prepareCodon(
       ? { commandTimeoutMs: context.settings.rigCommandTimeoutMs }
       : {}),
     signal: attempt.control.abort.signal,
+    ...(context.sandbox && { sandbox: context.sandbox }),
     // The user's data is checked after every rig operation (a command may write anywhere).
     checkAfterOperation: await guardRigSetup(attempt),
     onOperation: (index, operation) =>

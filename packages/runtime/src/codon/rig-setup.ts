@@ -3,8 +3,10 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { relativeInside } from '@hankweave/durable-io';
+import { type SandboxPolicy, sandboxCommand } from '@hankweave/harness';
 import type { RigOperation } from '@hankweave/types';
 import { DATA_LINK_NAME } from '../execution/layout.js';
+import { unsafePathMessage } from '../sandbox/safe-paths.js';
 
 /** How one rig operation ended. */
 export interface RigOperationResult {
@@ -37,6 +39,8 @@ export interface RigSetupOptions {
    * step that changed the user's data (see `guardRigSetup`).
    */
   checkAfterOperation?: (operation: string) => Promise<string | undefined>;
+  /** Run commands in this OS sandbox (the execution's; see `executionSandboxPolicy`). */
+  sandbox?: SandboxPolicy;
 }
 
 export interface RigSetupResult {
@@ -114,6 +118,11 @@ async function copyOperation(
     };
   }
   if (!existsSync(source)) return { ok: false, message: `copy source ${source} does not exist` };
+  // A previous codon's agent may have replaced a directory of agentRoot by a link to anywhere
+  // (the user's data, another execution): the remove and the copy below must not go through it.
+  // The target itself may be a link: it is removed as a link, never followed.
+  const unsafe = await unsafePathMessage(options.agentRoot, inside, `copy target "${copy.to}"`);
+  if (unsafe) return { ok: false, message: unsafe };
   try {
     await rm(target, { recursive: true, force: true });
     await mkdir(dirname(target), { recursive: true });
@@ -135,11 +144,16 @@ function runCommand(
 ): Promise<Omit<RigOperationResult, 'index' | 'type'>> {
   return new Promise((resolvePromise) => {
     // Its own process group, so a timeout or abort kills the command's children too, not only the
-    // shell (whose orphans would otherwise keep the pipes open).
-    const child = spawn(run, {
-      shell: true,
+    // shell (whose orphans would otherwise keep the pipes open). In the sandbox, the group is
+    // bubblewrap's: killing it ends the sandbox, and its PID namespace every process in it, so
+    // nothing the command started (`setsid nohup ...` included) outlives it.
+    const shell = { command: '/bin/sh', args: ['-c', run] };
+    const line = options.sandbox
+      ? sandboxCommand(options.sandbox, { ...shell, cwd, env: definedEnv(options.env) })
+      : { ...shell, env: options.env };
+    const child = spawn(line.command, line.args, {
       cwd,
-      env: options.env,
+      env: line.env,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
@@ -193,6 +207,12 @@ function runCommand(
     child.on('error', (error) => finish(-1, `"${run}" could not start: ${error.message}`));
     child.on('close', (code, signal) => finish(code ?? (signal ? 128 : -1)));
   });
+}
+
+function definedEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
 }
 
 /** Splits a stream into lines, reports at most one per second (always the latest), keeps a tail. */

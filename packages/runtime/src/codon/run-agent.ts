@@ -105,6 +105,7 @@ async function runSessions(
         idleTimeoutMs: idleTimeoutMs(attempt),
         autoCompact: codon.autoCompact,
         signal: control.abort.signal,
+        ...(context.sandbox && { sandbox: context.sandbox }),
       });
     } catch (error) {
       // An extension that cannot start leaves the codon as the previous session ended it.

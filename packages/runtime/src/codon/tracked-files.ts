@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { readRegularFileSync } from '@hankweave/durable-io';
 import { buildFileTree, type FileChanges, type FileSnapshot, hashFileSync } from '@hankweave/files';
 import { codonTrackedPatterns, type ExecutionCodonEntry } from '@hankweave/types';
 import { entryCodon } from '../plan/planner.js';
@@ -136,7 +136,8 @@ function fileBody(
   const absolute = join(context.layout.agentRoot, path);
   try {
     if (size <= MAX_EVENT_CONTENT_BYTES) {
-      const buffer = readFileSync(absolute);
+      // Never blocks: a symlink the agent pointed at a FIFO is reported without a body.
+      const buffer = readRegularFileSync(absolute, { maxBytes: MAX_EVENT_CONTENT_BYTES });
       if (!buffer.subarray(0, 8000).includes(0))
         return { content: buffer.toString('utf8'), bytes: buffer.length };
     }

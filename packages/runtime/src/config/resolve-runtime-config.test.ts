@@ -23,6 +23,8 @@ const SAMPLES: Record<string, [unknown, unknown, string]> = {
   idleTimeout: [0, 0, '0'],
   shimIdleTimeout: [60, 90, '120'],
   ignoreRigFailures: [true, false, '1'],
+  sandbox: [true, true, '1'],
+  requireSandbox: [false, false, '0'],
   'sentinel.enablePersistence': [false, true, 'false'],
   'sentinel.healthCheckGracePeriodMs': [10, 20, '30'],
   'sentinel.waitForAllHealthChecks': [true, false, '1'],
@@ -240,6 +242,27 @@ describe('runtimeOptionsOf', () => {
       anthropicBaseUrl: 'http://127.0.0.1:9/',
       budget: { maxDollars: 2 },
     });
+  });
+
+  it('maps sandbox and requireSandbox to the sandbox option; the stronger source wins', async () => {
+    const cwd = await dirWith({ requireSandbox: true });
+    const required = resolveRuntimeConfig({ cwd, env: {} });
+    expect(runtimeOptionsOf(required, cwd).sandbox).toBe('require');
+    // --no-sandbox on the command line wins over the file's requirement.
+    const off = resolveRuntimeConfig({ cwd, env: {}, cli: { sandbox: false } });
+    expect(runtimeOptionsOf(off, cwd).sandbox).toBe('off');
+    const viaEnv = resolveRuntimeConfig({
+      cwd: (await makeTempDir('empty-')).path,
+      env: { HANKWEAVE_RUNTIME_REQUIRE_SANDBOX: '1' },
+    });
+    expect(runtimeOptionsOf(viaEnv).sandbox).toBe('require');
+    expect(runtimeOptionsOf(resolveRuntimeConfig({ cwd, env: {}, cli: {} })).sandbox).toBe(
+      'require',
+    );
+    const both = await dirWith({ sandbox: false, requireSandbox: true });
+    expect(() => runtimeOptionsOf(resolveRuntimeConfig({ cwd: both, env: {} }), both)).toThrow(
+      expect.objectContaining({ code: 'RUNTIME_INVALID_OPTION' }),
+    );
   });
 
   it("leaves the hank's own overrides to the runtime", async () => {

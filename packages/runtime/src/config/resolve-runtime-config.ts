@@ -1,5 +1,7 @@
 import { join, resolve } from 'node:path';
+import { RuntimeError } from '../errors.js';
 import type { CreateRuntimeOptions } from '../runtime/create-runtime-options.js';
+import type { SandboxMode } from '../sandbox/containment.js';
 import {
   type ConfigProblem,
   type ConfigValues,
@@ -10,6 +12,7 @@ import {
 } from './read-runtime-config.js';
 import {
   CONFIG_KEY_SPECS,
+  CONFIG_SOURCES,
   type ConfigSource,
   type ConfigValue,
   checkConfigValue,
@@ -158,6 +161,8 @@ export function runtimeOptionsOf(
   if (typeof idle === 'number') options.idleTimeoutMs = idle * 1000;
   const persist = set('sentinel.enablePersistence');
   if (typeof persist === 'boolean') options.sentinel = { enablePersistence: persist };
+  const sandbox = sandboxModeOf(config);
+  if (sandbox !== 'auto') options.sandbox = sandbox;
   const maxDollars = config.get('budget.maxDollars');
   const maxTimeSeconds = config.get('budget.maxTimeSeconds');
   if (typeof maxDollars === 'number' || typeof maxTimeSeconds === 'number') {
@@ -167,6 +172,31 @@ export function runtimeOptionsOf(
     };
   }
   return options;
+}
+
+/**
+ * The `sandbox` option from the `sandbox` and `requireSandbox` keys. Both at once contradict
+ * each other: the one from the stronger source wins (`--no-sandbox` over a hankweave.json that
+ * requires it); from the same source they are refused.
+ *
+ * @throws {RuntimeError} RUNTIME_INVALID_OPTION for both from one source.
+ */
+function sandboxModeOf(config: ResolvedRuntimeConfig): SandboxMode {
+  const off = config.get('sandbox') === false;
+  const required = config.get('requireSandbox') === true;
+  if (off && required) {
+    const offRank = CONFIG_SOURCES.indexOf(config.sourceOf('sandbox'));
+    const requiredRank = CONFIG_SOURCES.indexOf(config.sourceOf('requireSandbox'));
+    if (offRank === requiredRank) {
+      throw new RuntimeError(
+        'RUNTIME_INVALID_OPTION',
+        `sandbox: false and requireSandbox: true (both from ${config.sourceOf('sandbox')}) contradict each other; keep one`,
+        { details: { option: 'sandbox' } },
+      );
+    }
+    return offRank > requiredRank ? 'off' : 'require';
+  }
+  return off ? 'off' : required ? 'require' : 'auto';
 }
 
 function cliValues(cli: Readonly<Record<string, ConfigValue | undefined>>): ConfigValues {

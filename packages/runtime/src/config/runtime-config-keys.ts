@@ -122,6 +122,10 @@ export const RUNTIME_CONFIG_KEYS: readonly ConfigKeySpec[] = [
     hankOverride: 'overrides.shimIdleTimeout',
   },
   { key: 'ignoreRigFailures', kind: { type: 'boolean' }, default: false },
+  // Containment (issue 31): `false` runs without the OS sandbox (`--no-sandbox`); `requireSandbox`
+  // refuses to run without one (`--require-sandbox`).
+  { key: 'sandbox', kind: { type: 'boolean' }, default: true },
+  { key: 'requireSandbox', kind: { type: 'boolean' }, default: false },
   {
     key: 'sentinel.enablePersistence',
     kind: { type: 'boolean' },

@@ -1,6 +1,7 @@
 import { lstatSync } from 'node:fs';
 import { cp, mkdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { findSymlinkOnPath } from '@hankweave/durable-io';
 import type { DataChange } from './fingerprint-diff.js';
 
 /** How a restore went: the paths put back, and those that could not be. */
@@ -32,14 +33,24 @@ export async function restoreCopy(
   };
   const done: string[] = [];
   for (const change of changes) {
-    const { path } = change;
+    // A directory the agent replaced by a link is put back whole: nothing is removed or
+    // written through the link (it may lead anywhere, the user's own data included).
+    const link = await findSymlinkOnPath(copyRoot, change.path, { includeLast: false }).catch(
+      () => undefined,
+    );
+    const path = link ?? change.path;
     if (done.some((parent) => isUnder(path, parent))) continue;
     const target = path === '' ? copyRoot : join(copyRoot, path);
     const source = sourceOf(path);
     const sourceStat = source === undefined ? undefined : safeLstat(source);
     const targetStat = safeLstat(target);
     // A directory that is still a directory on both sides: its entries are restored one by one.
-    if (change.kind === 'modified' && sourceStat?.isDirectory() && targetStat?.isDirectory()) {
+    if (
+      link === undefined &&
+      change.kind === 'modified' &&
+      sourceStat?.isDirectory() &&
+      targetStat?.isDirectory()
+    ) {
       continue;
     }
     try {

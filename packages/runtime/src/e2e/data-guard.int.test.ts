@@ -8,7 +8,9 @@ import { makeWorld, runtimeFor, type TestWorld } from '../../test/harness-env.js
 // the agent's file tools are denied the data link (Claude Code also applies the deny rules to
 // shell redirections it can parse), and any other change to the data source (a shell command the
 // rules cannot see, a rig command) fails the codon, naming the paths; a copied data source is
-// restored.
+// restored. These cases run without the OS sandbox (`sandbox: 'off'`): the guard is the second
+// line behind it, and the only one where no sandbox exists; with the sandbox the writes fail
+// outright (the containment suite, `src/containment/`).
 
 const codon = (extra: Record<string, unknown> = {}) => ({
   id: 'work',
@@ -49,7 +51,10 @@ async function run(options: {
   copyData?: boolean;
 }): Promise<{ events: HankweaveEvent[]; exitCode: number; agentRoot: string; ms: number }> {
   world = await makeWorld({ hank: options.hank, script: options.script });
-  const { runtime, events } = runtimeFor(world, options.copyData ? { copyData: true } : {});
+  const { runtime, events } = runtimeFor(world, {
+    sandbox: 'off',
+    ...(options.copyData ? { copyData: true } : {}),
+  });
   const started = Date.now();
   await runtime.start();
   const { exitCode } = await runtime.finished;

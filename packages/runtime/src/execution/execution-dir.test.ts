@@ -48,7 +48,14 @@ describe('prepareExecution()', () => {
 
   it('creates a managed execution named {timestamp}-{random4}-{dataHash6} with the seed layout', async () => {
     const now = () => new Date(1736000000000);
-    const { layout, meta, created } = await prepareExecution({ ...base(), now });
+    const { layout, meta, created } = await prepareExecution({
+      ...base(),
+      now,
+      // As the runtime's lock does: .hankweave exists before the layout is written.
+      beforeWrite: async (at) => {
+        mkdirSync(at.hankweaveDir, { recursive: true });
+      },
+    });
     expect(created).toBe(true);
     const name = layout.executionDir.slice(baseDir.length + 1);
     expect(name).toMatch(
@@ -80,7 +87,13 @@ describe('prepareExecution()', () => {
       'createdAt',
       'lastUsed',
       'dataHashVersion',
+      'created',
     ]);
+    // hankweave made the directory and every layout name in it: prune may remove all of it.
+    expect(written.created).toEqual({
+      directory: true,
+      entries: ['agentRoot', 'rigArchive', '.hankweave'],
+    });
     expect(executionMetaSchema.parse(written)).toEqual(meta);
     expect(meta).toMatchObject({ linkType: 'symlink', createdAt: '2025-01-04T14:13:20.000Z' });
   });
@@ -144,7 +157,7 @@ describe('prepareExecution()', () => {
     expect(existsSync(join(dir, 'agentRoot', 'work.md'))).toBe(false);
   });
 
-  it('refuses changed data unless forced, and a non-empty foreign directory unless confirmed', async () => {
+  it('refuses changed data unless forced, and a non-empty foreign directory unless forced', async () => {
     const dir = join(root, 'exec');
     await prepareExecution({ ...base(), executionDir: dir });
     const other = join(root, 'other');
@@ -166,16 +179,16 @@ describe('prepareExecution()', () => {
     await expect(prepareExecution({ ...base(), executionDir: foreign })).rejects.toMatchObject({
       code: 'RUNTIME_EXECUTION_NOT_EMPTY',
     });
-    const asked: string[] = [];
-    await prepareExecution({
-      ...base(),
-      executionDir: foreign,
-      confirm: (question) => {
-        asked.push(question);
-        return true;
-      },
+    // A confirmation (the CLI's -y) is not enough for a directory of the user's own files.
+    await expect(
+      prepareExecution({ ...base(), executionDir: foreign, confirm: () => true }),
+    ).rejects.toMatchObject({ code: 'RUNTIME_EXECUTION_NOT_EMPTY' });
+    const forced = await prepareExecution({ ...base(), executionDir: foreign, force: true });
+    // Only what hankweave made there is recorded as its own: never the directory, never `x`.
+    expect(forced.meta.created).toEqual({
+      directory: false,
+      entries: ['agentRoot', 'rigArchive', '.hankweave'],
     });
-    expect(asked).toHaveLength(1);
     await expect(
       prepareExecution({ ...base(), executionDir: join(dir, 'agentRoot', 'nested') }),
     ).rejects.toMatchObject({ code: 'RUNTIME_NESTED_EXECUTION' });

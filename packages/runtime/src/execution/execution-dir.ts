@@ -11,6 +11,7 @@ import { DATA_HASH_VERSION } from './data-hash.js';
 import { writeDataManifest } from './data-manifest.js';
 import {
   EXECUTION_META_VERSION,
+  LAYOUT_ENTRIES,
   type RecordedExecutionMeta,
   readExecutionMeta,
   writeExecutionMeta,
@@ -49,8 +50,15 @@ export interface PrepareExecutionOptions {
   dataHashTimeLimitMs?: number;
   /** The managed parent directory (default `defaultExecutionBaseDir()`). */
   baseDir?: string;
-  /** Asked before using a non-empty directory that is not an execution; default: refuse. */
+  /**
+   * No longer asked (issue 31): a non-empty directory that is not an execution is refused unless
+   * `force`, whatever a confirmation would answer, so that `-y` can never put an execution among a
+   * user's own files. Kept so that existing callers still compile.
+   * @deprecated pass `force` instead.
+   */
   confirm?: (question: string) => boolean | Promise<boolean>;
+  /** The containment of the run about to start, recorded in execution-meta.json. */
+  containment?: RecordedExecutionMeta['containment'];
   now?: () => Date;
   /**
    * Called once the directory is chosen and checked, before anything in it is written (layout,
@@ -104,9 +112,12 @@ export async function prepareExecution(
   const warnings: string[] = [];
 
   let executionDir: string;
+  // What hankweave creates is recorded (`created`), so that prune removes only that; a new
+  // execution's `.hankweave` moved aside as a backup passes its record on.
+  let inherited: RecordedExecutionMeta['created'];
   if (options.executionDir !== undefined) {
     executionDir = resolve(options.executionDir);
-    await checkExplicitDir(executionDir, dataPath, baseDir, options, warnings);
+    inherited = await checkExplicitDir(executionDir, dataPath, baseDir, options, warnings);
   } else {
     const existing = options.startNew ? undefined : await findNewestExecution(baseDir, identity);
     if (existing?.matchedBy === 'path') throw await dataChangedError(dataPath, existing, identity);
@@ -140,6 +151,8 @@ export async function prepareExecution(
       `hank.json changed since this execution last ran; the plan frozen in state.json is kept for resumed runs`,
     );
   }
+  // Listed before anything is written here (the lock taken in beforeWrite creates .hankweave).
+  const before = existsSync(executionDir) ? readdirSync(executionDir) : undefined;
   await options.beforeWrite?.(layout);
   await createTree(layout);
   const linkType = relink
@@ -156,10 +169,33 @@ export async function prepareExecution(
     createdAt: previous?.createdAt ?? timestamp,
     lastUsed: timestamp,
     dataHashVersion: DATA_HASH_VERSION,
+    ...(options.containment !== undefined && { containment: options.containment }),
+    ...createdRecord(previous, inherited, before),
   };
   await writeExecutionMeta(layout.metaFile, meta);
   await writeDataManifest(layout.dataManifest, identity.scan);
   return { layout, meta, created: previous === undefined, warnings };
+}
+
+/**
+ * The `created` record to write: kept as it was on a resumed execution (an execution recorded
+ * before there was a record gets none: prune then removes only the layout's names); for a new
+ * one, the layout names that did not exist before, and whether the directory was new or empty.
+ */
+function createdRecord(
+  previous: RecordedExecutionMeta | undefined,
+  inherited: RecordedExecutionMeta['created'],
+  before: string[] | undefined,
+): Pick<RecordedExecutionMeta, 'created'> {
+  if (previous) return previous.created ? { created: previous.created } : {};
+  if (inherited) return { created: inherited };
+  const existed = new Set(before ?? []);
+  return {
+    created: {
+      directory: before === undefined || before.length === 0,
+      entries: LAYOUT_ENTRIES.filter((name) => !existed.has(name)),
+    },
+  };
 }
 
 async function checkExplicitDir(
@@ -168,7 +204,7 @@ async function checkExplicitDir(
   baseDir: string,
   options: PrepareExecutionOptions,
   warnings: string[],
-): Promise<void> {
+): Promise<RecordedExecutionMeta['created']> {
   if (dir === dataPath) {
     throw new RuntimeError(
       'RUNTIME_NESTED_EXECUTION',
@@ -202,23 +238,31 @@ async function checkExplicitDir(
         { details: { executionDir: dir } },
       );
     }
+    const old = await readExecutionMeta(join(dir, '.hankweave', 'execution-meta.json')).catch(
+      () => undefined,
+    );
     const stamp = new Date().toISOString().replaceAll(':', '').replaceAll('-', '').slice(0, 15);
     const backup = join(dir, `.hankweave.backup-${stamp}`);
     await rename(join(dir, '.hankweave'), backup);
     warnings.push(`The previous execution state was moved to ${backup}`);
-    if (!options.noWipe) await rm(join(dir, 'agentRoot'), { recursive: true, force: true });
-    return;
+    // agentRoot is hankweave's only when the record says so (or, without a record, as before).
+    if (
+      !options.noWipe &&
+      (old?.created === undefined || old.created.entries.includes('agentRoot'))
+    )
+      await rm(join(dir, 'agentRoot'), { recursive: true, force: true });
+    return old?.created;
   }
+  // Not an execution, and not empty: the user's own files. A confirmation (`-y`) is not enough:
+  // only --force puts an execution here, and then prune removes only what hankweave made.
   if (!hasHankweave && existsSync(dir) && readdirSync(dir).length > 0 && !options.force) {
-    const question = `${dir} is not empty and is not a hankweave execution. Use it anyway?`;
-    if (!(await options.confirm?.(question))) {
-      throw new RuntimeError(
-        'RUNTIME_EXECUTION_NOT_EMPTY',
-        `${dir} is not empty and is not an execution; pick an empty directory, or pass --yes/--force to use it anyway`,
-        { details: { executionDir: dir } },
-      );
-    }
+    throw new RuntimeError(
+      'RUNTIME_EXECUTION_NOT_EMPTY',
+      `${dir} is not empty and is not a hankweave execution: its files are not hankweave's. Pick an empty or new directory, or pass --force to put the execution beside them (hankweave then removes only what it creates there, never the directory's own files)`,
+      { details: { executionDir: dir } },
+    );
   }
+  return undefined;
 }
 
 async function createTree(layout: ExecutionLayout): Promise<void> {

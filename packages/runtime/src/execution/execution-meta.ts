@@ -1,5 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import { type Fs, isMissing, writeFileAtomic } from '@hankweave/durable-io';
+import { type Fs, isMissing, readRegularTextFile, writeFileAtomic } from '@hankweave/durable-io';
 import { type ExecutionMeta, executionMetaSchema } from '@hankweave/types';
 import { RuntimeError } from '../errors.js';
 import { toJsonFile } from '../internal/json-file.js';
@@ -13,6 +12,9 @@ export const EXECUTION_META_VERSION = '1.0.0';
  */
 export type RecordedExecutionMeta = ExecutionMeta & { dataHashVersion?: number };
 
+/** The top-level names of an execution directory that hankweave makes (seed 001's layout). */
+export const LAYOUT_ENTRIES: readonly string[] = ['agentRoot', 'rigArchive', '.hankweave'];
+
 /** The data hash version a meta file was written with: 1 when it does not say. */
 export function dataHashVersionOf(meta: ExecutionMeta): number {
   const version = meta.dataHashVersion;
@@ -23,7 +25,8 @@ export function dataHashVersionOf(meta: ExecutionMeta): number {
 export async function readExecutionMeta(path: string): Promise<RecordedExecutionMeta | undefined> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    // Never blocks: a FIFO in its place is an error, as is a file far too large to be ours.
+    text = await readRegularTextFile(path, { maxBytes: 16 * 1024 * 1024 });
   } catch (error) {
     if (isMissing(error)) return undefined;
     throw error;
@@ -40,7 +43,8 @@ export async function readExecutionMeta(path: string): Promise<RecordedExecution
 }
 
 /**
- * Writes `execution-meta.json` with exactly the seed's fields (and `dataHashVersion` when given),
+ * Writes `execution-meta.json` with exactly the seed's fields (and hankweave's additions when
+ * given: `dataHashVersion`, `containment`, `created`; readers of the original ignore them),
  * durably and atomically: when it resolves the file is on disk, and a crash at any step leaves
  * the previous file or this one.
  */
@@ -60,6 +64,8 @@ export async function writeExecutionMeta(
     createdAt: meta.createdAt,
     lastUsed: meta.lastUsed,
     ...(meta.dataHashVersion !== undefined ? { dataHashVersion: meta.dataHashVersion } : {}),
+    ...(meta.containment !== undefined ? { containment: meta.containment } : {}),
+    ...(meta.created !== undefined ? { created: meta.created } : {}),
   };
   await writeFileAtomic(path, toJsonFile(exact), options);
 }

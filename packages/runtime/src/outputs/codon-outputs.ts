@@ -3,6 +3,7 @@ import type { CodonConfig } from '@hankweave/types';
 import type { CodonAttempt } from '../codon/codon-attempt.js';
 import { runRigSetup } from '../codon/rig-setup.js';
 import type { CodonRunOutcome } from '../codon/run-codon.js';
+import { checkDataSource } from '../data-guard/codon-data-guard.js';
 import type { Decision } from '../runtime/after-codon.js';
 import { endRun } from '../runtime/runs.js';
 import { emit, info, type RuntimeContext, reportError } from '../runtime/runtime-context.js';
@@ -71,7 +72,7 @@ export async function copyOutputsOfAttempt(
   status: CodonRunOutcome['status'],
 ): Promise<OutputFailure | undefined> {
   if (status !== 'completed' || attempt.context.abandoned.aborted) return undefined;
-  return copyCodonOutputs(attempt.context, attempt.codonId, attempt.codon);
+  return copyCodonOutputs(attempt.context, attempt.codonId, attempt.codon, attempt);
 }
 
 /**
@@ -104,6 +105,7 @@ export async function copyCodonOutputs(
   context: RuntimeContext,
   codonId: string,
   codon: CodonConfig,
+  attempt?: CodonAttempt,
 ): Promise<OutputFailure | undefined> {
   const directory = context.settings.outputDirectory;
   const items = codon.outputFiles ?? [];
@@ -131,6 +133,13 @@ export async function copyCodonOutputs(
           ? { commandTimeoutMs: context.settings.rigCommandTimeoutMs }
           : {}),
         signal: context.abandoned,
+        ...(context.sandbox && { sandbox: context.sandbox }),
+        // The data guard checks beforeCopy commands too: the second line behind the sandbox,
+        // and the only one without it.
+        ...(attempt && {
+          checkAfterOperation: async () =>
+            (await checkDataSource(attempt, `the beforeCopy command '${run}'`))?.message,
+        }),
         onOutput: (stream, line) => context.log.info(`beforeCopy ${codonId} ${stream}: ${line}`),
       });
       const result = results[0];

@@ -5,6 +5,7 @@ import {
   createDirectory,
   errnoCode,
   type Fs,
+  findSymlinkOnPath,
   NO_HARD_LINK_CODES,
   nodeFs,
   relativeInside,
@@ -117,7 +118,9 @@ async function sourceOf(
       error,
     );
   }
-  if (!stat.isSymbolicLink()) return { file };
+  // A FIFO, socket or device in agentRoot (an agent can make one) is not an output: copying it
+  // would block on it or copy a device.
+  if (!stat.isSymbolicLink()) return stat.isFile() ? { file } : { skip: 'not a regular file' };
   let target: string;
   try {
     target = await realpath(file);
@@ -128,6 +131,8 @@ async function sourceOf(
   if (!inside || inside === DATA_LINK_NAME || inside.startsWith(`${DATA_LINK_NAME}/`)) {
     return { skip: 'a symlink that leads out of agentRoot (its target is not copied)' };
   }
+  const targetStat = await fs.stat(target).catch(() => undefined);
+  if (!targetStat?.isFile()) return { skip: 'a symlink to something that is not a regular file' };
   return { file: target };
 }
 
@@ -141,6 +146,15 @@ async function copyOne(
   const destination = join(options.outputDirectory, path);
   const directory = dirname(destination);
   const temp = join(directory, `.${basename(path)}.${randomBytes(6).toString('hex')}.hw-tmp`);
+  // The copy never goes through a link inside the output directory: a directory there that is a
+  // link would put the file wherever it points.
+  const link = await findSymlinkOnPath(options.outputDirectory, path, { includeLast: false });
+  if (link !== undefined) {
+    throw new OutputCopyFailure(
+      `output file ${path} would be written through the symbolic link ${link} in ${options.outputDirectory}; hankweave never writes through a link. Remove the link (or use another output directory)`,
+      path,
+    );
+  }
   try {
     await createDirectory(directory, { fs });
     await fs.copyFile(source, temp);

@@ -152,7 +152,10 @@ describe('outputFiles', () => {
     expect(second.exit.exitCode).toBe(0);
     expect(infos(second.events).some((message) => message.includes('is not empty'))).toBe(true);
     const renames = second.events.find(
-      (event) => event.type === 'info' && Array.isArray(event.data.details),
+      (event) =>
+        event.type === 'info' &&
+        Array.isArray(event.data.details) &&
+        event.data.message.includes('renamed'),
     );
     const details = renames?.data.details as { original: string; resolved: string }[];
     expect(details.map((entry) => entry.original)).toEqual(['a.txt', 'deep/b.md']);
@@ -174,7 +177,12 @@ describe('outputFiles', () => {
     expect(exit.exitCode).toBe(0);
     expect(files(out)).toEqual(['a.txt']);
     expect(readFileSync(join(out, 'a.txt'), 'utf8')).toBe('new');
-    expect(events.some((event) => event.type === 'info' && event.data.details)).toBe(false);
+    expect(
+      events.some(
+        (event) =>
+          event.type === 'info' && event.data.details && event.data.message.includes('renamed'),
+      ),
+    ).toBe(false);
   });
 
   it('a failing beforeCopy fails the run with exit code 1 and copies nothing of that item', async () => {

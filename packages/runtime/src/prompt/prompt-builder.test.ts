@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,5 +102,31 @@ describe('buildPrompts()', () => {
 describe('renderPromptText()', () => {
   it('strips every HTML comment with its line break', () => {
     expect(renderPromptText('a<!-- x -->\nb<!--\nmulti\n-->c', paths)).toBe('abc');
+  });
+
+  // Issue 31: an agent replaced a prompt file with a FIFO and the next codon hung forever.
+  it('refuses a prompt file that is a FIFO at once, naming it, instead of blocking', async () => {
+    const hankDir = mkdtempSync(join(tmpdir(), 'prompts-'));
+    execFileSync('mkfifo', [join(hankDir, 'task.md')]);
+    const config = hankConfigSchema.parse({
+      meta: { name: 'h', version: '1' },
+      globalSystemPromptFile: 'task.md',
+      hank: [
+        {
+          id: 'a',
+          name: 'A',
+          model: 'sonnet',
+          continuationMode: 'fresh',
+          promptFile: 'task.md',
+        },
+      ],
+    });
+    const started = Date.now();
+    const failure = buildPrompts(config, config.hank[0] as never, { hankDir, ...paths });
+    await expect(failure).rejects.toMatchObject({ code: 'RUNTIME_PROMPT_UNREADABLE' });
+    await expect(failure).rejects.toThrow(
+      `promptFile task.md is a FIFO (named pipe) (${join(hankDir, 'task.md')}), not a file`,
+    );
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 });

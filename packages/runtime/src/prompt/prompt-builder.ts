@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { NOT_REGULAR_FILE_CODE, readRegularTextFile } from '@hankweave/durable-io';
 import type { CodonConfig, HankConfig } from '@hankweave/types';
 import { RuntimeError } from '../errors.js';
 import { type PromptMetadata, splitFrontmatter } from './frontmatter.js';
@@ -96,14 +96,16 @@ async function readRefs(
       // or the hank directory is wrong.
       const path = resolve(hankDir, ref);
       try {
-        return await readFile(path, 'utf8');
+        // Only a regular file at the moment it is read: an agent (or anyone) that put a FIFO in
+        // its place must not hang the codon that reads it.
+        return await readRegularTextFile(path);
       } catch (cause) {
         const code = (cause as NodeJS.ErrnoException).code;
         const what =
           code === 'ENOENT'
             ? `not found at ${path}`
-            : code === 'EISDIR'
-              ? `is a directory (${path}), not a file`
+            : code === NOT_REGULAR_FILE_CODE
+              ? `is ${(cause as { kind?: string }).kind ?? 'not a regular file'} (${path}), not a file`
               : `cannot be read at ${path} (${(cause as Error).message})`;
         throw new RuntimeError(
           'RUNTIME_PROMPT_UNREADABLE',

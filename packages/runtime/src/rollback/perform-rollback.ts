@@ -11,6 +11,7 @@ import { entryCodon } from '../plan/planner.js';
 import { endRun, startRun } from '../runtime/runs.js';
 import { emit, type RuntimeContext } from '../runtime/runtime-context.js';
 import { emitStateSnapshot } from '../runtime/state-snapshot.js';
+import { unsafePathMessage } from '../sandbox/safe-paths.js';
 import type { RollbackTarget } from './resolve-target.js';
 
 export interface RollbackResult {
@@ -146,6 +147,17 @@ async function cleanRig(context: RuntimeContext, codonId: string): Promise<void>
     const inside = relativeInside(context.layout.agentRoot, directory);
     if (!inside || inside === DATA_LINK_NAME || inside.startsWith(`${DATA_LINK_NAME}/`)) continue;
     const path = resolve(context.layout.agentRoot, directory);
+    // The codon being undone may have replaced a directory on the way by a link to anywhere.
+    const unsafe = await unsafePathMessage(
+      context.layout.agentRoot,
+      inside,
+      `the rig copy target "${directory}"`,
+    );
+    if (unsafe) {
+      context.log.warn(`Rollback rig cleanup of ${codonId}: ${unsafe}`);
+      failedCleanups.push({ directory, error: unsafe });
+      continue;
+    }
     try {
       await rm(path, { recursive: true, force: true });
     } catch (error) {

@@ -2,6 +2,7 @@ import type { AgentHarness } from '@hankweave/harness';
 import type { HankConfigInput, ModelCatalog } from '@hankweave/types';
 import type { RuntimeLogger } from '../events/server-log.js';
 import type { ReplayOptions } from '../replay/with-replay.js';
+import type { SandboxMode } from '../sandbox/containment.js';
 import type { WebSocketServerOptions } from '../server/index.js';
 import type { SentinelHost } from './sentinel-host.js';
 
@@ -31,8 +32,18 @@ export interface CreateRuntimeOptions {
   noWipe?: boolean;
   /** Copy the data instead of symlinking it. */
   copyData?: boolean;
-  /** Asked before using a non-empty directory that is not an execution (default: refuse). */
+  /**
+   * No longer asked: a non-empty directory that is not an execution needs `force` (issue 31).
+   * @deprecated pass `force`.
+   */
   confirm?: (question: string) => boolean | Promise<boolean>;
+  /**
+   * The OS sandbox around every process started for the hank (agents with their tools, rig and
+   * beforeCopy commands): `auto` (default) when this machine has one, else a warning at start;
+   * `require` fails `start()` with RUNTIME_SANDBOX_UNAVAILABLE without one; `off` runs without.
+   * See the README's "Containment".
+   */
+  sandbox?: SandboxMode;
   /**
    * The agent adapter. Default: `ClaudeCodeHarness` from `@hankweave/claude-code`, an optional
    * peer dependency (install it to run Claude Code; pass your own harness and it is never loaded).

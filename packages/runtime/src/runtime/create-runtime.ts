@@ -1,6 +1,7 @@
 import type { HankweaveState } from '@hankweave/types';
 import type { EventListener } from '../events/event-bus.js';
 import { withReplay } from '../replay/with-replay.js';
+import type { Containment } from '../sandbox/containment.js';
 import { type HankweaveServer, startWebSocketServer } from '../server/index.js';
 import type { CreateRuntimeOptions } from './create-runtime-options.js';
 import { type CommandResult, dispatchCommand, type RuntimeCommand } from './dispatch-command.js';
@@ -49,6 +50,8 @@ export interface Runtime {
   close(options?: CloseOptions): Promise<RuntimeExit>;
   /** The WebSocket server, when `server` was set (after `start()`). */
   readonly server: HankweaveServer | undefined;
+  /** The containment of this run (the OS sandbox, or none and why); undefined before `start()`. */
+  readonly containment: Containment | undefined;
 }
 
 // The orchestrator behind each handle, for the adapters and tests inside this package.
@@ -93,6 +96,11 @@ export function createRuntime(options: CreateRuntimeOptions): Runtime {
         : runtime.shutdown(closeOptions.reason ?? 'client request'),
     get server() {
       return server;
+    },
+    get containment() {
+      return runtime.phase === 'new' || runtime.phase === 'starting'
+        ? undefined
+        : runtime.containment;
     },
   };
   orchestrators.set(handle, runtime);

@@ -19,6 +19,7 @@ const settings = {
   ignoreRigFailures: false,
   env: {},
   killGraceMs: 100,
+  sandbox: 'auto' as const,
 };
 
 const notInstalled = (name: string) =>

@@ -12,6 +12,8 @@ import type { EventListener } from '../events/event-bus.js';
 import { announceOutputs, outputsAfterCodon } from '../outputs/codon-outputs.js';
 import { performRollback } from '../rollback/perform-rollback.js';
 import { type RollbackRequest, resolveRollbackTarget } from '../rollback/resolve-target.js';
+import { announceContainment } from '../sandbox/announce-containment.js';
+import type { Containment } from '../sandbox/containment.js';
 import { type Decision, decideAfterCodon, retrySource } from './after-codon.js';
 import { closeExecution } from './close-execution.js';
 import type { CreateRuntimeOptions } from './create-runtime-options.js';
@@ -112,6 +114,7 @@ export class HankweaveRuntime {
         ? { outputDirectory: resolve(options.outputDirectory) }
         : {}),
       overwriteOutput: options.overwriteOutput === true,
+      sandbox: options.sandbox ?? 'auto',
       ...budgetSettings(options),
     };
     this.finished = new Promise((resolve) => {
@@ -133,6 +136,11 @@ export class HankweaveRuntime {
       );
     }
     return this.#exec.context;
+  }
+
+  /** The containment of this run, once the execution is open. */
+  get containment(): Containment | undefined {
+    return this.#exec?.context.containment;
   }
 
   /** The id of the codon running now, if any. */
@@ -243,6 +251,7 @@ export class HankweaveRuntime {
       context,
       `Execution ${context.layout.executionDir} ready (run ${context.store.state.currentRunId})`,
     );
+    announceContainment(context);
     void context.sessions.syncPipeline(context.store.state);
     announceOutputs(context);
     // A shutdown requested while starting waits for the start, then runs; nothing starts here.

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { CheckpointEngine } from '@hankweave/checkpoints';
+import { readRegularFileSync } from '@hankweave/durable-io';
 import { ChangeScanner, UnifiedFileResolver } from '@hankweave/files';
 import { createFileJournal } from '@hankweave/journal';
 import { SentinelManager } from '@hankweave/sentinels';
@@ -12,6 +12,7 @@ import {
 } from '@hankweave/state';
 import {
   defaultModelCatalog,
+  describeJsonError,
   HARNESS_NAMES,
   type HankConfig,
   isTerminalCodonStatus,
@@ -25,6 +26,8 @@ import { createServerLog } from '../events/server-log.js';
 import { hashHank } from '../execution/data-hash.js';
 import { prepareExecution } from '../execution/execution-dir.js';
 import { preflight } from '../preflight/preflight.js';
+import { containmentRecord, resolveContainment } from '../sandbox/containment.js';
+import { executionSandboxPolicy } from '../sandbox/execution-sandbox.js';
 import { SessionTracker } from '../session-tracking/session-tracker.js';
 import type { CreateRuntimeOptions } from './create-runtime-options.js';
 import {
@@ -34,6 +37,9 @@ import {
 } from './default-harness.js';
 import { type RuntimeContext, type RuntimeSettings, transition } from './runtime-context.js';
 import type { SentinelHost } from './sentinel-host.js';
+
+/** A hank.json larger than this is not read (validation bounds what it may hold anyway). */
+const MAX_HANK_BYTES = 64 * 1024 * 1024;
 
 /** The loaded hank: the parsed config and where its files are. */
 export interface LoadedHank {
@@ -50,7 +56,7 @@ export interface LoadedHank {
  *
  * @throws {RuntimeError} RUNTIME_HANK_NOT_FOUND, RUNTIME_INVALID_HANK (details.errors lists every
  *   issue with its JSON path; when the file is not JSON, details also has `line` and `column`,
- *   and the message is `<file>:<line>:<column>: <what>`, the line and a caret under the column).
+ *   and the message is `<file>:<line>:<column>: <what>`, quoting nothing of the file).
  */
 export function loadHank(
   options: Pick<
@@ -67,7 +73,8 @@ export function loadHank(
     hankPath = resolve(options.hankPath);
     let text: string;
     try {
-      text = readFileSync(hankPath, 'utf8');
+      // Only a regular file: a FIFO named as hank.json must not hang the start.
+      text = readRegularFileSync(hankPath, { maxBytes: MAX_HANK_BYTES }).toString('utf8');
     } catch (cause) {
       throw new RuntimeError(
         'RUNTIME_HANK_NOT_FOUND',
@@ -77,12 +84,16 @@ export function loadHank(
     }
     const parsed = parseJsonWithLocation(text, hankPath);
     if (!parsed.ok) {
-      const { line, column, message, formatted } = parsed.error;
+      const { line, column } = parsed.error;
+      // Where, and what, but not a character of the file: the path may name any readable file
+      // (a job added by another tool, a crafted link), and this message travels (job errors,
+      // journals, logs). The CLI shows the offending line itself, for the user's own file.
+      const message = describeJsonError(parsed.error.message);
       // One issue, so that details.errors (the list callers print) is never empty.
       const errors = [
         { path: '(root)', code: 'invalid_json', message: `${line}:${column}: ${message}` },
       ];
-      throw new RuntimeError('RUNTIME_INVALID_HANK', formatted, {
+      throw new RuntimeError('RUNTIME_INVALID_HANK', `${hankPath}:${line}:${column}: ${message}`, {
         details: { hankPath, line, column, errors },
       });
     }
@@ -170,6 +181,8 @@ export async function openExecution(
     });
   }
   const clock = options.clock ?? (() => new Date());
+  // Also before anything is created: `require` without a sandbox refuses here.
+  const containment = await resolveContainment(settings.sandbox, settings.env);
   let lock: RuntimeLockHandle | undefined;
   const prepared = await prepareExecution({
     dataPath: options.dataPath,
@@ -186,7 +199,7 @@ export async function openExecution(
         ? { dataHashTimeLimitMs: hank.config.overrides.dataHashTimeLimit }
         : {}),
     ...(options.executionBaseDir !== undefined ? { baseDir: options.executionBaseDir } : {}),
-    ...(options.confirm !== undefined ? { confirm: options.confirm } : {}),
+    containment: containmentRecord(containment, clock().toISOString()),
     now: clock,
     beforeWrite: async (layout) => {
       lock = await acquireRuntimeLock(layout.hankweaveDir, { clock });
@@ -306,6 +319,17 @@ export async function openExecution(
       resolver,
       scanner: new ChangeScanner(layout.agentRoot, { resolver }),
       settings,
+      containment,
+      sandbox: executionSandboxPolicy({
+        containment,
+        layout,
+        hankDir: hank.hankDir,
+        dataPaths: [
+          resolve(prepared.meta.readOnlySourceDataPath),
+          prepared.meta.readOnlySourceResolvedDataPath,
+        ],
+        env: settings.env,
+      }),
       models,
       clock,
       startedAt: Date.now(),

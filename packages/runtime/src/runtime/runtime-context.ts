@@ -1,6 +1,6 @@
 import type { CheckpointEngine } from '@hankweave/checkpoints';
 import type { ChangeScanner, UnifiedFileResolver } from '@hankweave/files';
-import type { AgentHarness } from '@hankweave/harness';
+import type { AgentHarness, SandboxPolicy } from '@hankweave/harness';
 import type { EventJournal } from '@hankweave/journal';
 import { currentRun, runCost, type StateStore, totalCost } from '@hankweave/state';
 import {
@@ -17,6 +17,7 @@ import type { BudgetSources } from '../budget/resolve-budget.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { RuntimeLogger } from '../events/server-log.js';
 import type { ExecutionLayout } from '../execution/layout.js';
+import type { Containment, SandboxMode } from '../sandbox/containment.js';
 import type { SessionTracker } from '../session-tracking/session-tracker.js';
 import type { SentinelHost } from './sentinel-host.js';
 
@@ -47,6 +48,8 @@ export interface RuntimeSettings {
   overwriteOutput?: boolean;
   /** The runtime budget and the CLI's `--max-cost` / `--max-time` (reference §1.7). */
   budget?: BudgetSources;
+  /** Whether processes run in the OS sandbox: `auto`, `require` or `off`. */
+  sandbox: SandboxMode;
 }
 
 /** Everything the runtime's parts share: the open stores, the bus, the loaded hank. */
@@ -67,6 +70,10 @@ export interface RuntimeContext {
   readonly resolver: UnifiedFileResolver;
   readonly scanner: ChangeScanner;
   readonly settings: RuntimeSettings;
+  /** The containment of this run: the OS sandbox, or none and why. */
+  readonly containment: Containment;
+  /** The sandbox of every process started for the hank; undefined without one. */
+  readonly sandbox: SandboxPolicy | undefined;
   /** Model ids, aliases and prices: used by the default harness and the sentinels. */
   readonly models: ModelCatalog;
   readonly clock: () => Date;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readRegularFile, readRegularTextFile } from '@hankweave/durable-io';
 import { type AgentDecision, parseDecisionFile, parseDecisionMessage } from '@hankweave/sessions';
 
 /** The file an agent of a plateau loop may write its decision to, in its working directory. */
@@ -14,7 +15,8 @@ export interface DecisionFileBaseline {
 
 async function fingerprint(file: string): Promise<DecisionFileBaseline | undefined> {
   try {
-    const [info, content] = await Promise.all([stat(file), readFile(file)]);
+    // The agent writes this file: a FIFO in its place must not hang the runtime.
+    const [info, content] = await Promise.all([stat(file), readRegularFile(file)]);
     return { mtimeMs: info.mtimeMs, digest: createHash('sha256').update(content).digest('hex') };
   } catch {
     return undefined;
@@ -49,7 +51,7 @@ export async function readReportedDecision(
     now !== undefined &&
     (baseline === undefined || now.digest !== baseline.digest || now.mtimeMs !== baseline.mtimeMs);
   if (fresh) {
-    const parsed = parseDecisionFile(await readFile(file, 'utf8'));
+    const parsed = parseDecisionFile(await readRegularTextFile(file));
     if ('problem' in parsed)
       return { kind: 'invalid', problem: `${DECISION_FILE}: ${parsed.problem}` };
     return { kind: 'decision', decision: parsed };

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readRegularTextFile } from '@hankweave/durable-io';
 import { ensureProgressFile, progressEntries } from '@hankweave/sessions';
 import type { ProgressFileSpec } from './session-names.js';
 
@@ -25,7 +25,8 @@ export async function prepareProgressFile(file: string, spec: ProgressFileSpec):
 /** The number of `---`-separated entries in the progress file (0 when unreadable). */
 export async function countEntries(file: string): Promise<number> {
   try {
-    return progressEntries(await readFile(file, 'utf8')).length;
+    // In agentRoot, where the agent may have put a FIFO: never block on it.
+    return progressEntries(await readRegularTextFile(file)).length;
   } catch {
     return 0;
   }

@@ -153,6 +153,36 @@ describe('checkAndRepairSessions()', () => {
       expect((await world.registry.read()).sessions['pipeline-exec-s']?.status).toBe('killed');
     });
 
+    // Issue 31: `sessions --check --yes` killed whatever process had the dead runtime's pid.
+    it('is a zombie, marked and never signalled, when its pid now names another process', async () => {
+      const runtime = await startRuntimeChild();
+      child = runtime;
+      const executionDir = await makeExecution(world, 'exec-r');
+      await writeRuntimeLock(executionDir, runtime.pid, 'the-dead-runtime:12345');
+      const started = new Date(Date.now() - 9 * HOUR).toISOString();
+      await world.registry.register(
+        'pipeline-exec-r',
+        pipelineEntry({
+          ...running,
+          pid: runtime.pid,
+          execution_dir: executionDir,
+          started_at: started,
+        }),
+      );
+
+      const result = await checkAndRepairSessions({ projectDir: world.dir, killStale: () => true });
+
+      expect(isPidAlive(runtime.pid)).toBe(true);
+      expect(result.killed).toEqual([]);
+      expect(result.fixed).toEqual(['pipeline-exec-r']);
+      expect(result.anomalies.staleLocks.map((lock) => lock.file)).toEqual([
+        executionLayout(executionDir).lockFile,
+      ]);
+      expect((await world.registry.read()).sessions['pipeline-exec-r']?.status).toBe(
+        'unknown_termination',
+      );
+    });
+
     it('is left running when the caller says no', async () => {
       const runtime = await staleSession();
 

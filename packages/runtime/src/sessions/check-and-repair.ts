@@ -4,7 +4,7 @@ import {
   type SessionEntry,
   SessionRegistry,
 } from '@hankweave/sessions';
-import { isPidAlive, readRuntimeLock } from '@hankweave/state';
+import { isSameProcessAlive, readRuntimeLock } from '@hankweave/state';
 import { executionLayout } from '../execution/layout.js';
 import { killSession } from './kill-session.js';
 import { markEnded } from './mark-ended.js';
@@ -52,7 +52,11 @@ export async function checkAndRepairSessions(
   const now = options.now ?? new Date();
   const fix = options.fix !== false;
   const registry = new SessionRegistry(options.projectDir);
-  const anomalies = await checkSessions(options.projectDir, { now, isAlive: isPidAlive });
+  // A session's pid is its runtime only while it has the start time its runtime.lock records:
+  // a pid reused by another process is a dead runtime (a zombie session), never a live one.
+  const recorded = await recordedStartTimes(registry);
+  const isAlive = (pid: number) => isSameProcessAlive(pid, recorded.get(pid));
+  const anomalies = await checkSessions(options.projectDir, { now, isAlive });
   const { sessions } = await registry.read();
   const result: CheckAndRepairResult = { anomalies, fixed: [], killed: [], errors: [] };
 
@@ -99,6 +103,21 @@ export async function checkAndRepairSessions(
   return result;
 }
 
+/** pid → the start time the execution's runtime.lock records for it, over every session. */
+async function recordedStartTimes(registry: SessionRegistry): Promise<Map<number, string>> {
+  const times = new Map<number, string>();
+  const { sessions } = await registry.read();
+  for (const entry of Object.values(sessions)) {
+    if (typeof entry.pid !== 'number' || !entry.execution_dir) continue;
+    const lock = await readRuntimeLock(executionLayout(entry.execution_dir).hankweaveDir).catch(
+      () => undefined,
+    );
+    if (lock?.pid === entry.pid && lock.processStartTime !== undefined)
+      times.set(entry.pid, lock.processStartTime);
+  }
+  return times;
+}
+
 /** The runtime.lock a dead process left in its execution, if it is that process's. */
 async function deadRuntimeLock(
   entry: SessionEntry | undefined,
@@ -108,7 +127,8 @@ async function deadRuntimeLock(
   if (!entry?.execution_dir) return undefined;
   const { hankweaveDir, lockFile } = executionLayout(entry.execution_dir);
   const lock = await readRuntimeLock(hankweaveDir).catch(() => undefined);
-  if (!lock || lock.pid !== pid || isPidAlive(lock.pid)) return undefined;
+  if (!lock || lock.pid !== pid || isSameProcessAlive(lock.pid, lock.processStartTime))
+    return undefined;
   const heartbeat = Date.parse(lock.lastHeartbeat);
   return {
     file: lockFile,

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { isPidAlive } from '@hankweave/state';
+import { isPidAlive, processStartTime } from '@hankweave/state';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   deadPid,
@@ -32,11 +32,13 @@ describe('killSession()', () => {
   });
 
   /** A running pipeline (and a running loop in it) whose runtime is a real child holding the lock. */
-  async function runningSession(options: { ignoreTerm?: boolean; lockPid?: number } = {}) {
+  async function runningSession(
+    options: { ignoreTerm?: boolean; lockPid?: number; lockStartTime?: string } = {},
+  ) {
     const runtime = await startRuntimeChild(options);
     child = runtime;
     const executionDir = await makeExecution(world, 'exec-a');
-    await writeRuntimeLock(executionDir, options.lockPid ?? runtime.pid);
+    await writeRuntimeLock(executionDir, options.lockPid ?? runtime.pid, options.lockStartTime);
     await world.registry.register(
       'pipeline-exec-a',
       pipelineEntry({ ...running, pid: runtime.pid, execution_dir: executionDir }),
@@ -149,6 +151,34 @@ describe('killSession()', () => {
     });
     expect(isPidAlive(runtime.pid)).toBe(true);
     expect((await world.registry.read()).sessions['pipeline-exec-a']?.status).toBe('running');
+  });
+
+  // Issue 31: the runtime died (SIGKILL, a reboot) and its pid went to an unrelated process. The
+  // lock still names the pid, with the dead runtime's start time: that process is never signalled.
+  it('never signals a live process that reused the pid of a dead runtime, and fixes the record', async () => {
+    const { runtime } = await runningSession({ lockStartTime: 'the-dead-runtime:12345' });
+
+    const result = await killSession('pipeline-exec-a', { projectDir: world.dir, graceMs: 500 });
+
+    expect(result).toMatchObject({ outcome: 'already-dead', pid: runtime.pid, waitedMs: 0 });
+    expect(isPidAlive(runtime.pid)).toBe(true);
+    const entry = (await world.registry.read()).sessions['pipeline-exec-a'];
+    expect(entry?.status).toBe('unknown_termination');
+    expect(entry?.note).toContain('now belongs to another process, which was not signalled');
+  });
+
+  it('stops the runtime whose start time the lock records', async () => {
+    const { runtime } = await runningSession({ lockStartTime: 'later' });
+    await writeRuntimeLock(
+      join(world.dir, 'exec-a'),
+      runtime.pid,
+      processStartTime(runtime.pid) ?? 'unknown',
+    );
+
+    const result = await killSession('pipeline-exec-a', { projectDir: world.dir });
+
+    expect(result.outcome).toBe('stopped');
+    expect(isPidAlive(runtime.pid)).toBe(false);
   });
 
   it('refuses a session that runs on another host', async () => {

@@ -1,6 +1,7 @@
 import { hasErrno, sleep } from '@hankweave/durable-io';
 import { type SessionEntry, SessionRegistry } from '@hankweave/sessions';
-import { isPidAlive, readRuntimeLock } from '@hankweave/state';
+import { isPidAlive, isSameProcessAlive, readRuntimeLock } from '@hankweave/state';
+import type { RuntimeLock } from '@hankweave/types';
 import { executionLayout } from '../execution/layout.js';
 import { markEnded } from './mark-ended.js';
 import { sessionRefusal } from './session-error.js';
@@ -77,10 +78,17 @@ export async function killSession(key: string, options: KillSessionOptions): Pro
       { key: targetKey, pid, hostname: target.hostname },
     );
   }
-  if (!isPidAlive(pid)) {
+  const lock = await lockOf(target.execution_dir);
+  // The lock records when its holder started: the same pid started at another time is another
+  // process (the runtime died and its pid was reused), never to be signalled.
+  const startTime = lock?.pid === pid ? lock.processStartTime : undefined;
+  if (!isSameProcessAlive(pid, startTime)) {
+    const reused = isPidAlive(pid);
     await markEnded(registry, targetKey, {
       status: 'unknown_termination',
-      note: `process ${pid} was already gone when it was asked to stop (at ${new Date().toISOString()})`,
+      note: reused
+        ? `the runtime (process ${pid}) was gone when it was asked to stop; pid ${pid} now belongs to another process, which was not signalled (at ${new Date().toISOString()})`
+        : `process ${pid} was already gone when it was asked to stop (at ${new Date().toISOString()})`,
       at: new Date(),
       pid,
     });
@@ -90,15 +98,17 @@ export async function killSession(key: string, options: KillSessionOptions): Pro
 
   const started = Date.now();
   if (!signal(pid, 'SIGTERM', targetKey)) return finishStopped(registry, key, targetKey, pid, 0);
+  const alive = () => isSameProcessAlive(pid, startTime);
   const stopped = await waitUntil(
     // An unreadable lock counts as still held: only a missing or another process's lock is a release.
-    async () => !isPidAlive(pid) || !(await holdsLock(target.execution_dir, pid, true)),
+    async () => !alive() || !(await holdsLock(target.execution_dir, pid, true)),
     graceMs,
   );
   if (stopped) return finishStopped(registry, key, targetKey, pid, Date.now() - started);
 
-  signal(pid, 'SIGKILL', targetKey);
-  await waitUntil(async () => !isPidAlive(pid), AFTER_SIGKILL_MS);
+  // Checked again right before the SIGKILL: the pid must still be the runtime's.
+  if (alive()) signal(pid, 'SIGKILL', targetKey);
+  await waitUntil(async () => !alive(), AFTER_SIGKILL_MS);
   const waitedMs = Date.now() - started;
   await markEnded(registry, targetKey, {
     status: 'killed',
@@ -122,6 +132,12 @@ async function assertOwnsLock(key: string, entry: SessionEntry, pid: number): Pr
   );
 }
 
+/** The execution's runtime.lock, or undefined (none, unreadable, no execution recorded). */
+async function lockOf(executionDir: string | null | undefined): Promise<RuntimeLock | undefined> {
+  if (!executionDir) return undefined;
+  return readRuntimeLock(executionLayout(executionDir).hankweaveDir).catch(() => undefined);
+}
+
 /** Whether `pid` holds the lock; `whenUnreadable` answers for a lock that cannot be read now. */
 async function holdsLock(
   executionDir: string | null | undefined,
@@ -131,7 +147,7 @@ async function holdsLock(
   if (!executionDir) return false;
   try {
     const lock = await readRuntimeLock(executionLayout(executionDir).hankweaveDir);
-    return lock?.pid === pid;
+    return lock?.pid === pid && isSameProcessAlive(pid, lock.processStartTime);
   } catch {
     return whenUnreadable;
   }

@@ -92,7 +92,7 @@ export async function listSessions(
         key,
         type: entry.type,
         status: entry.status,
-        alive: sessionAlive(entry),
+        alive: await sessionAlive(entry, executionDir),
         hank: entry.hank_name ?? parentEntry?.hank_name ?? null,
         data: entry.data_path ?? parentEntry?.data_path ?? null,
         startedAt: entry.started_at,

@@ -1,8 +1,8 @@
 import { realpathSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
-import { relativeInside } from '@hankweave/durable-io';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { readRegularTextFile, relativeInside } from '@hankweave/durable-io';
 import {
   parseSessionKey,
   type SessionEntry,
@@ -10,6 +10,8 @@ import {
   type SessionStatus,
   selectPrunable,
 } from '@hankweave/sessions';
+import { executionMetaSchema } from '@hankweave/types';
+import { LAYOUT_ENTRIES } from '../execution/execution-meta.js';
 import { executionLayout } from '../execution/layout.js';
 import { measurePath, pathExists } from './measure-path.js';
 
@@ -28,6 +30,12 @@ export interface PrunePath {
   /** Apparent bytes; an execution's count leaves out its backups, listed on their own. */
   bytes: number;
   kind: PrunePathKind;
+  /**
+   * For an execution: what of it hankweave created, and so what prune removes. `entries`: the
+   * names inside it; `directory`: the directory itself, removed only when it is empty after
+   * that. A user's own file beside an execution (`-e <dir> --force`) is never removed.
+   */
+  created?: { entries: string[]; directory: boolean };
 }
 
 /** A path prune would have removed but keeps, and why. */
@@ -116,7 +124,13 @@ export async function planPrune(
       .filter((name) => name.startsWith(BACKUP_PREFIX))
       .map((name) => join(dir, name));
     const owners = ownersOf('execution_dir', dir);
-    await add(dir, 'execution', owners, new Set(backups));
+    const created = await createdByHankweave(dir, layout.projectDir);
+    if (!plan.owners.has(dir)) {
+      plan.owners.set(dir, owners);
+      let bytes = 0;
+      for (const name of created.entries) bytes += await measurePath(join(dir, name));
+      plan.paths.push({ path: dir, kind: 'execution', bytes, created });
+    }
     for (const backup of backups) await add(backup, 'backup', owners);
   }
   for (const dir of unique(keys.map((key) => sessions[key]?.agent_config_dir))) {
@@ -164,6 +178,47 @@ async function executionRefusal(
     return 'no .hankweave/execution-meta.json: not a hankweave execution';
   if (await isLive(dir)) return 'a live runtime holds its runtime.lock';
   return undefined;
+}
+
+// A managed execution's name: `{timestamp}-{random4}-{dataHash6}` (see prepareExecution).
+const MANAGED_NAME = /^\d+-[0-9a-f]{4}-[0-9a-f]{6}$/;
+
+/** The `created` record of an execution-meta.json, read alone (the rest may be anything). */
+async function recordedCreation(
+  metaFile: string,
+): Promise<{ entries: string[]; directory: boolean } | undefined> {
+  try {
+    const meta = JSON.parse(await readRegularTextFile(metaFile, { maxBytes: 1_000_000 })) as {
+      created?: unknown;
+    };
+    const created = executionMetaSchema.shape.created.parse(meta.created);
+    return created === undefined
+      ? undefined
+      : { entries: created.entries, directory: created.directory };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What of an execution directory hankweave created: its `created` record in execution-meta.json;
+ * without one (the original's executions, ours before the record), the layout's own names, and
+ * the directory itself only for a managed execution (hankweave made the name).
+ */
+async function createdByHankweave(
+  dir: string,
+  baseDir: string,
+): Promise<{ entries: string[]; directory: boolean }> {
+  const recorded = await recordedCreation(executionLayout(dir).metaFile);
+  const managed = resolve(dirname(dir)) === resolve(baseDir) && MANAGED_NAME.test(basename(dir));
+  const entries = (recorded?.entries ?? LAYOUT_ENTRIES).filter(
+    (name) => FILE_SAFE_NAME.test(name) && name !== '.' && name !== '..',
+  );
+  // `.hankweave` holds the record itself and is always hankweave's.
+  return {
+    entries: entries.includes('.hankweave') ? entries : [...entries, '.hankweave'],
+    directory: recorded?.directory ?? managed,
+  };
 }
 
 function insideTmp(dir: string): boolean {

@@ -92,6 +92,39 @@ describe('pruneSessions()', () => {
     expect(Object.keys((await world.registry.read()).sessions)).toEqual(['pipeline-recent']);
   });
 
+  // Issue 31: `-e <a user's directory> --force` put an execution beside the user's own files;
+  // prune removes what hankweave created there and nothing else, and keeps the directory.
+  it("removes only what hankweave created in a user's directory, never the user's files", async () => {
+    const dir = await makeExecution(world, 'users-own-dir', {
+      created: { directory: false, entries: ['agentRoot', 'rigArchive'] },
+    });
+    await writeFile(join(dir, 'thesis.tex'), 'years of work');
+    await mkdir(join(dir, 'rigArchive'));
+    await world.registry.register('pipeline-user', pipelineEntry({ execution_dir: dir }));
+
+    const result = await pruneSessions({ projectDir: world.dir, executions: true });
+
+    expect(result.paths.find((path) => path.kind === 'execution')).toMatchObject({
+      path: dir,
+      created: { directory: false, entries: ['agentRoot', 'rigArchive', '.hankweave'] },
+    });
+    expect(existsSync(join(dir, 'thesis.tex'))).toBe(true);
+    for (const name of ['agentRoot', 'rigArchive', '.hankweave'])
+      expect(existsSync(join(dir, name))).toBe(false);
+  });
+
+  it('removes only the layout of an execution without a record, and keeps its directory', async () => {
+    const dir = await makeExecution(world, 'legacy', { created: null });
+    await writeFile(join(dir, 'user-notes.md'), 'mine');
+    await world.registry.register('pipeline-legacy', pipelineEntry({ execution_dir: dir }));
+
+    await pruneSessions({ projectDir: world.dir, executions: true });
+
+    expect(existsSync(join(dir, 'user-notes.md'))).toBe(true);
+    expect(existsSync(join(dir, 'agentRoot'))).toBe(false);
+    expect(existsSync(join(dir, '.hankweave'))).toBe(false);
+  });
+
   it('keeps execution directories without --executions but removes the state files', async () => {
     const { executionDir } = await oldRun('exec-a');
 

@@ -1,7 +1,7 @@
 import { rm, rmdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { SessionRegistry, type SessionStatus, sessionLayout } from '@hankweave/sessions';
-import { isPidAlive, readRuntimeLock } from '@hankweave/state';
+import { isSameProcessAlive, readRuntimeLock } from '@hankweave/state';
 import { executionLayout } from '../execution/layout.js';
 import { type PrunePath, type PruneSkip, planPrune } from './prune-plan.js';
 
@@ -84,9 +84,20 @@ export async function pruneSessions(options: PruneSessionsOptions): Promise<Prun
   for (const path of plan.paths) {
     if ((plan.owners.get(path.path) ?? []).some((key) => kept.has(key))) continue;
     if (path.kind === 'execution' && (await liveRuntimeHolds(path.path))) continue;
-    await rm(path.path, { recursive: true, force: true });
+    if (path.created) {
+      // Only what hankweave made: its entries, then the directory if it made that too and
+      // nothing else is left in it (a user's own files keep it).
+      for (const name of path.created.entries)
+        await rm(join(path.path, name), { recursive: true, force: true });
+    } else {
+      await rm(path.path, { recursive: true, force: true });
+    }
     if (path.kind === 'agent-config') await rmdir(dirname(path.path)).catch(() => undefined);
     freed.push(path);
+  }
+  // Once its backups are gone too: the directory itself, if hankweave made it and it is empty.
+  for (const path of freed) {
+    if (path.created?.directory) await rmdir(path.path).catch(() => undefined);
   }
   return result(
     plan.keys.filter((key) => removed.includes(key)),
@@ -99,5 +110,5 @@ async function liveRuntimeHolds(executionDir: string): Promise<boolean> {
   const lock = await readRuntimeLock(executionLayout(executionDir).hankweaveDir).catch(
     () => undefined,
   );
-  return lock !== undefined && isPidAlive(lock.pid);
+  return lock !== undefined && isSameProcessAlive(lock.pid, lock.processStartTime);
 }

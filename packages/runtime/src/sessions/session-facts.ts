@@ -7,7 +7,7 @@ import {
   type SessionEntry,
   type SessionLayout,
 } from '@hankweave/sessions';
-import { isPidAlive, readState, totalCost } from '@hankweave/state';
+import { isSameProcessAlive, readRuntimeLock, readState, totalCost } from '@hankweave/state';
 import { executionLayout } from '../execution/layout.js';
 
 /**
@@ -83,10 +83,17 @@ export const onAnotherHost = (entry: SessionEntry): boolean =>
  * Whether a running session's process is alive: null when that cannot be known (no pid, another
  * host) or the session is not running (a finished session's pid may belong to anyone by now).
  */
-export function sessionAlive(entry: SessionEntry): boolean | null {
+export async function sessionAlive(
+  entry: SessionEntry,
+  executionDir: string | null,
+): Promise<boolean | null> {
   if (entry.status !== 'running') return null;
   if (typeof entry.pid !== 'number' || onAnotherHost(entry)) return null;
-  return isPidAlive(entry.pid);
+  // A pid that now names another process than the one runtime.lock recorded is a dead runtime.
+  const lock = executionDir
+    ? await readRuntimeLock(executionLayout(executionDir).hankweaveDir).catch(() => undefined)
+    : undefined;
+  return isSameProcessAlive(entry.pid, lock?.pid === entry.pid ? lock.processStartTime : undefined);
 }
 
 const isString = (value: unknown): value is string => typeof value === 'string' && value !== '';

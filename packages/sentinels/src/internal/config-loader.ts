@@ -1,7 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { readRegularTextFile } from '@hankweave/durable-io';
 import {
   type CodonSentinelEntry,
+  describeJsonError,
   type SentinelCondition,
   type SentinelConfig,
   sentinelConfigSchema,
@@ -57,7 +58,8 @@ export async function loadDefinition(
     configDir = dirname(path);
     let pending = fileCache.get(path);
     if (!pending) {
-      pending = readFile(path, 'utf8').then((text) => JSON.parse(text) as unknown);
+      // Only a regular file: a FIFO in its place must not hang the codon that loads it.
+      pending = readRegularTextFile(path).then((text) => JSON.parse(text) as unknown);
       fileCache.set(path, pending);
     }
     try {
@@ -65,7 +67,8 @@ export async function loadDefinition(
     } catch (cause) {
       throw new SentinelError(
         'SENTINEL_CONFIG_UNREADABLE',
-        `Sentinel file ${ref} cannot be read as JSON: ${(cause as Error).message}`,
+        // Never the file's content (V8 quotes it): a hank can name any readable file.
+        `Sentinel file ${ref} cannot be read as JSON: ${describeJsonError(cause)}`,
         { cause, details: { ref, path } },
       );
     }
@@ -126,7 +129,7 @@ function defined<T extends object>(value: T | undefined): Partial<T> {
 async function readRef(file: string, configDir: string, ref: string): Promise<string> {
   const path = resolve(configDir, file);
   try {
-    return await readFile(path, 'utf8');
+    return await readRegularTextFile(path);
   } catch (cause) {
     throw new SentinelError(
       'SENTINEL_PROMPT_UNREADABLE',

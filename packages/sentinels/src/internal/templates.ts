@@ -24,7 +24,7 @@ export class PromptTemplate {
       } catch (cause) {
         throw new SentinelError(
           'SENTINEL_TEMPLATE_SYNTAX',
-          `The ${this.label} template has a syntax error: ${(cause as Error).message}`,
+          `The ${this.label} template has a syntax error: ${firstLine(cause)}`,
           { cause, details: { template: this.label } },
         );
       }
@@ -34,9 +34,16 @@ export class PromptTemplate {
     } catch (cause) {
       throw new SentinelError(
         'SENTINEL_TEMPLATE_RENDER_FAILED',
-        `The ${this.label} template failed to render: ${(cause as Error).message}`,
+        `The ${this.label} template failed to render: ${firstLine(cause)}`,
         { cause, details: { template: this.label } },
       );
     }
   }
+}
+
+// Eta's syntax errors show the template's lines around the problem: the message keeps only the
+// first line (what and where), never the template's text, which may be any file a hank names.
+function firstLine(cause: unknown): string {
+  const text = (cause instanceof Error ? cause.message : String(cause)).split('\n')[0] ?? '';
+  return text.replace(/:\s*$/, '').slice(0, 200);
 }

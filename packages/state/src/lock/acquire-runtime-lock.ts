@@ -14,7 +14,7 @@ import {
   removeLeftoverLockTemps,
   writePrivateFile,
 } from './lock-file.js';
-import { isPidAlive as defaultIsPidAlive } from './pid.js';
+import { isPidAlive as defaultIsPidAlive, processStartTime } from './pid.js';
 import {
   type PreviousLockHolder,
   type RuntimeLockFields,
@@ -144,10 +144,15 @@ export const acquireRuntimeLock = async (
     await fs.mkdir(hankweaveDir, { recursive: true });
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const at = clock().toISOString();
+      const pid = options.pid ?? process.pid;
+      const started = processStartTime(pid);
       const lock = {
         ...options.fields,
-        pid: options.pid ?? process.pid,
+        pid,
         hostname: hostname(),
+        // With the pid, names this process for good (pids are reused): kill, sessions --check
+        // and the next takeover compare it before they trust the pid.
+        ...(started !== undefined && { processStartTime: started }),
         runId: options.runId ?? null,
         startTime: at,
         lastHeartbeat: at,

@@ -3,6 +3,7 @@ import { errnoCode, type Fs, isMissing } from '@hankweave/durable-io';
 import { type RuntimeLock, runtimeLockSchema } from '@hankweave/types';
 import { StateError, stateError } from '../errors.js';
 import type { IsPidAlive } from '../options.js';
+import { processStartTime } from './pid.js';
 
 /** What a lock on disk says about its holder. */
 export type LockHolderStatus = 'live' | 'dead' | 'stale' | 'unreadable';
@@ -65,7 +66,9 @@ const parseLock = (text: string, mtimeMs: number): RuntimeLock | undefined => {
  * that does not parse, its mtime) is older than `staleAfterMs`, `unreadable` for a recent file
  * that does not parse (fail closed: it may be being written), else `live`. The pid is only
  * looked at for a lock of this machine: one written on another host of a fleet sharing the
- * execution's storage (its `hostname` differs) is judged by its heartbeat alone.
+ * execution's storage (its `hostname` differs) is judged by its heartbeat alone. A pid that is
+ * alive but started at another time than the lock records (`processStartTime`) is a reused pid:
+ * the holder is dead.
  */
 export const lockHolderStatus = (
   onDisk: LockOnDisk,
@@ -73,12 +76,19 @@ export const lockHolderStatus = (
   staleAfterMs: number,
   isPidAlive: IsPidAlive,
   hostname: string = osHostname(),
+  startTimeOf: (pid: number) => string | undefined = processStartTime,
 ): LockHolderStatus => {
   if (onDisk.lock === undefined) {
     return now - onDisk.mtimeMs > staleAfterMs ? 'stale' : 'unreadable';
   }
   const here = onDisk.lock.hostname === undefined || onDisk.lock.hostname === hostname;
   if (here && !isPidAlive(onDisk.lock.pid)) return 'dead';
+  // The pid lives, but as another process: the holder died and its pid was given to someone else.
+  const recorded = onDisk.lock.processStartTime;
+  if (here && recorded !== undefined) {
+    const current = startTimeOf(onDisk.lock.pid);
+    if (current !== undefined && current !== recorded) return 'dead';
+  }
   const heartbeat = Date.parse(onDisk.lock.lastHeartbeat);
   const beat = Number.isNaN(heartbeat) ? onDisk.mtimeMs : heartbeat;
   return now - beat > staleAfterMs ? 'stale' : 'live';

@@ -17,5 +17,30 @@ export const executionMetaSchema = z.looseObject({
    * version 1, over names, sizes and mtimes; 2: names, types, sizes and content, never mtimes.
    */
   dataHashVersion: z.number().int().positive().optional(),
+  /**
+   * hankweave's addition: the containment the last run of this execution had. `sandbox` is
+   * `bubblewrap` (every process started for the hank ran in it) or `none` (only the deny rules and
+   * the data guard; `reason` says why). Absent in the original's files; a malformed value reads as
+   * absent.
+   */
+  containment: z
+    .looseObject({
+      sandbox: z.string(),
+      version: z.string().optional(),
+      reason: z.string().optional(),
+      at: timestampSchema.optional(),
+    })
+    .optional()
+    .catch(undefined),
+  /**
+   * hankweave's addition: what hankweave created here, so that prune and every cleanup remove only
+   * that. `directory`: the execution directory itself did not exist (or was empty) before;
+   * `entries`: the top-level names hankweave made in it (`.hankweave`, `agentRoot`, ...). Absent
+   * in the original's files and ours before: then only the layout's own names are removed.
+   */
+  created: z
+    .looseObject({ directory: z.boolean(), entries: z.array(z.string()) })
+    .optional()
+    .catch(undefined),
 });
 export type ExecutionMeta = z.infer<typeof executionMetaSchema>;

@@ -20,6 +20,12 @@ export const runtimeLockSchema = z.looseObject({
    * lock from another host is judged by its heartbeat alone. Absent in the original's files.
    */
   hostname: z.string().optional(),
+  /**
+   * hankweave's addition: when the holder process started (Linux: `<boot_id>:<ticks>`, field 22
+   * of `/proc/<pid>/stat`). Pids are reused: the pid is the holder only while its start time is
+   * this one. Absent in the original's files (the pid alone is then trusted, as before).
+   */
+  processStartTime: z.string().optional().catch(undefined),
   token: z.string().optional(),
 });
 export type RuntimeLock = z.infer<typeof runtimeLockSchema>;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FUZZ_RUNS, FUZZ_SEED, fuzz, fuzzTimeout } from '../../test/fuzz.js';
-import { type JsonSyntaxProblem, parseJsonWithLocation } from '../index.js';
+import { describeJsonError, type JsonSyntaxProblem, parseJsonWithLocation } from '../index.js';
 import { firstJsonErrorOffset } from './json-location.js';
 
 const failure = (text: string, file = 'hank.json'): JsonSyntaxProblem => {
@@ -154,5 +154,27 @@ describe(`parseJsonWithLocation() properties (FUZZ_RUNS=${FUZZ_RUNS}, FUZZ_SEED=
       }),
       fuzz(),
     );
+  });
+});
+
+describe('describeJsonError()', () => {
+  it('says what is wrong without a character of the input', () => {
+    for (const text of [
+      'root:$y$SECRET:1:2',
+      '"SECRET"x',
+      '{"a": SECRET}',
+      '[1, 2',
+      '{"a":1} SECRET',
+    ]) {
+      let cause: unknown;
+      try {
+        JSON.parse(text);
+      } catch (error) {
+        cause = error;
+      }
+      const said = describeJsonError(cause);
+      expect(said).not.toMatch(/SECRET|root/);
+      expect(said.length).toBeGreaterThan(5);
+    }
   });
 });

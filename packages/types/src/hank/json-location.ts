@@ -86,6 +86,25 @@ function cleanMessage(message: string): string {
   return cleaned === '' ? 'Invalid JSON' : cleaned;
 }
 
+/**
+ * What is wrong with a text `JSON.parse` refused, without a single character of the text: V8
+ * quotes the input (`Unexpected token 'r', "root:$y$j9"... is not valid JSON`), and a file a
+ * hank names may be anything readable (`/etc/shadow` through a crafted path): no message, log
+ * or job error may carry its content. Positions stay (`at position 12`, line and column).
+ */
+export function describeJsonError(cause: unknown): string {
+  const raw = cause instanceof Error ? cause.message : String(cause);
+  let text = raw.split('\n')[0] ?? '';
+  // `Unexpected token 'x', "<input>" is not valid JSON` and `"<input>" is not valid JSON`.
+  text = text.replace(/^Unexpected token .*? is not valid JSON$/s, 'Unexpected token');
+  text = text.replace(/^(?:\.\.\.)?".*" is not valid JSON$/s, 'not valid JSON');
+  text = text.replace(/^Unexpected token '.+?'/, 'Unexpected token');
+  // Anything else V8 might quote: drop every quoted run.
+  text = text.replace(/"[^"]*"/g, '…').replace(/'[^']{2,}'/g, '…');
+  if (text.length > 160) text = `${text.slice(0, 160)}…`;
+  return text === '' ? 'not valid JSON' : text;
+}
+
 /** Just after the last non-whitespace character: where a truncated document stops. */
 function endOfContent(text: string): number {
   let end = text.length;

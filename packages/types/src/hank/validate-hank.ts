@@ -22,7 +22,7 @@ import { checkHankPaths, checkSentinelConfigPaths } from './hank-paths.js';
 import { checkFileRef, checkTreeRef, promptSizeWarning, type RefProblem } from './hank-refs.js';
 import { checkHankRules } from './hank-rules.js';
 import { clip, describeValue, snapshotInput } from './input-limits.js';
-import { parseJsonWithLocation } from './json-location.js';
+import { describeJsonError, parseJsonWithLocation } from './json-location.js';
 import { notInEffectWarnings } from './not-in-effect.js';
 import { codonsInOrder } from './plan-order.js';
 import { type SentinelConfig, sentinelConfigSchema } from './sentinel-config.js';
@@ -339,7 +339,8 @@ function checkSentinelFiles(
         sink.push({
           path: formatJsonPath(entryPath),
           code: 'invalid_sentinel',
-          message: `"${ref}" is not valid JSON: line ${line}, column ${column}: ${message}`,
+          // Line and column only: the file may be anything readable, never quoted.
+          message: `"${ref}" is not valid JSON: line ${line}, column ${column}: ${describeJsonError(message)}`,
         });
         continue;
       }

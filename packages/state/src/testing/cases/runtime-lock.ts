@@ -30,6 +30,8 @@ export const describeRuntimeLockCases = (harness: StateStoreHarness): void => {
         startTime: expect.any(String),
         lastHeartbeat: expect.any(String),
         lockId: lock.lockId,
+        // Linux: when this process started, so that a reused pid is never taken for it.
+        ...(process.platform === 'linux' && { processStartTime: expect.stringMatching(/\d+$/) }),
       });
       expect(lock.previous).toBeUndefined();
       await lock.release();
@@ -57,6 +59,24 @@ export const describeRuntimeLockCases = (harness: StateStoreHarness): void => {
       expect((await readRuntimeLock(ctx().dir, { fs: ctx().fs }))?.lockId).toBe(lock.lockId);
       await lock.release();
     });
+
+    it.runIf(process.platform === 'linux')(
+      'takes over a lock whose pid lives on as another process (a reused pid)',
+      async () => {
+        // The holder died; its pid (here our own, certainly alive) now names another process,
+        // started at another time than the lock records.
+        const old = await acquire({ runId: 'old' });
+        const onDisk = await readRuntimeLock(ctx().dir, { fs: ctx().fs });
+        await ctx().fs.writeFile(
+          `${ctx().dir}/runtime.lock`,
+          JSON.stringify({ ...onDisk, processStartTime: 'another-boot:1' }),
+        );
+        const lock = await acquire({ runId: 'new' });
+        expect(lock.previous).toMatchObject({ reason: 'dead', lock: { runId: 'old' } });
+        expect(await old.release()).toBe(false);
+        await lock.release();
+      },
+    );
 
     it('takes over a live holder whose heartbeat is older than 120 s', async () => {
       let now = NOW;
