@@ -1,0 +1,19 @@
+import type { Command, OptionValues } from '@commander-js/extra-typings';
+
+/**
+ * Adds the flags of every command that works on an existing execution (`-e, --execution` and
+ * `--data`, the `ExecutionSelector` that `findExecution` takes), keeping the command's inferred
+ * option types.
+ */
+export function withExecutionOptions<
+  Args extends unknown[],
+  Opts extends OptionValues,
+  GlobalOpts extends OptionValues,
+>(command: Command<Args, Opts, GlobalOpts>) {
+  return command
+    .option('-e, --execution <dir>', 'the execution directory (default: the newest one for --data)')
+    .option(
+      '--data <path>',
+      'find the newest execution created for this data (default: the current directory)',
+    );
+}
