@@ -1,4 +1,5 @@
 import type { Command, OptionValues } from '@commander-js/extra-typings';
+import type { OptionsOf } from '../commands/command-context.js';
 
 /**
  * Adds the flags of every command that works on an existing execution (`-e, --execution` and
@@ -17,3 +18,11 @@ export function withExecutionOptions<
       'find the newest execution created for this data (default: the current directory)',
     );
 }
+
+/**
+ * How a subcommand names its execution (`-e dir`, or the data it ran on), as `findExecution`
+ * takes it: inferred from {@link withExecutionOptions}, so renaming either flag fails typecheck.
+ */
+export type ExecutionSelector = OptionsOf<
+  typeof withExecutionOptions<[], Record<never, never>, Record<never, never>>
+>;
