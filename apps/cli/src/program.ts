@@ -1,7 +1,7 @@
 import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import * as checkpoints from './commands/checkpoints.js';
 import * as cleanup from './commands/cleanup.js';
-import type { CommandContext } from './commands/command-context.js';
+import type { CommandContext, RegisterCommand } from './commands/command-context.js';
 import * as complete from './commands/complete.js';
 import * as completion from './commands/completion.js';
 import * as diff from './commands/diff.js';
@@ -26,7 +26,7 @@ import type { Terminal } from './output/terminal.js';
  * The subcommands, in the order `--help` lists them. Each module's `register` declares its
  * command's flags, help and action (`src/commands/<name>.ts`).
  */
-const COMMANDS = [
+const COMMANDS: readonly { register: RegisterCommand }[] = [
   validate,
   init,
   status,
