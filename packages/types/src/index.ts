@@ -113,7 +113,6 @@ export {
   sentinelHistoryFileSchema,
 } from './files/sentinel-history.js';
 export { type WebSocketLogEntry, websocketLogEntrySchema } from './files/websocket-log.js';
-export { hankNameFromPath } from './hank/hank-compat.js';
 export {
   beforeCopyCommandSchema,
   type CodonConfig,
@@ -152,13 +151,8 @@ export {
   type HankIssueCode,
   type HankValidation,
 } from './hank/hank-issue.js';
+export { hankNameFromPath } from './hank/hank-name.js';
 export { checkRefSyntax } from './hank/hank-refs.js';
-export {
-  describeJsonError,
-  type JsonParseResult,
-  type JsonSyntaxProblem,
-  parseJsonWithLocation,
-} from './hank/json-location.js';
 export {
   type CodonSentinelEntry,
   codonSentinelEntrySchema,
@@ -175,8 +169,13 @@ export {
   sentinelTriggerSchema,
   structuredOutputSchema,
 } from './hank/sentinel-config.js';
-export { FIELD_TYPO_MAP, suggestKey } from './hank/unknown-key-hints.js';
 export { type ValidateHankOptions, validateHank } from './hank/validate-hank.js';
+export {
+  describeJsonError,
+  type JsonParseResult,
+  type JsonSyntaxProblem,
+  parseJsonWithLocation,
+} from './json/json-location.js';
 export { buildHankJsonSchema, buildSentinelJsonSchema } from './json-schemas.js';
 export {
   costOfUsage,
@@ -290,3 +289,4 @@ export {
   type StateTransitionType,
   stateTransitionSchema,
 } from './state/transitions.js';
+export { FIELD_TYPO_MAP, suggestKey } from './suggest-key.js';

@@ -1,10 +1,12 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, relative, sep } from 'node:path';
 import { z } from 'zod';
+import { describeJsonError, parseJsonWithLocation } from '../json/json-location.js';
 import { hankModelIssues, modelIssue } from '../models/hank-model-issues.js';
 import { defaultModelCatalog, type ModelCatalog } from '../models/model-catalog.js';
 import type { HarnessName } from '../models/select-harness.js';
-import { compatWarnings, hankNameFromPath } from './hank-compat.js';
+import { suggestKey } from '../suggest-key.js';
+import { compatWarnings } from './hank-compat.js';
 import {
   type CodonConfig,
   codonConfigSchema,
@@ -18,15 +20,15 @@ import {
   type HankValidation,
   zodIssueMessage,
 } from './hank-issue.js';
+import { hankNameFromPath } from './hank-name.js';
 import { checkHankPaths, checkSentinelConfigPaths } from './hank-paths.js';
 import { checkFileRef, checkTreeRef, promptSizeWarning, type RefProblem } from './hank-refs.js';
 import { checkHankRules } from './hank-rules.js';
 import { clip, describeValue, snapshotInput } from './input-limits.js';
-import { describeJsonError, parseJsonWithLocation } from './json-location.js';
 import { notInEffectWarnings } from './not-in-effect.js';
 import { codonsInOrder } from './plan-order.js';
 import { type SentinelConfig, sentinelConfigSchema } from './sentinel-config.js';
-import { knownKeysAt, likeliestOption, suggestKey, unionOptionsAt } from './unknown-key-hints.js';
+import { knownKeysAt, likeliestOption, unionOptionsAt } from './unknown-key-hints.js';
 
 /** Options of `validateHank`. */
 export interface ValidateHankOptions {
