@@ -1,4 +1,6 @@
-// Public surface of @hankweave/types: named exports only.
+// Public surface of @hankweave/types: named exports only. Schemas, errors, the model catalog and
+// closed code lists; hank validation (validateHank) is @hankweave/hank's, which imports this
+// package and never the other way round.
 
 export {
   type AgentAssistantLine,
@@ -144,15 +146,7 @@ export {
   type TerminateOn,
   terminateOnSchema,
 } from './hank/hank-config.js';
-export {
-  formatJsonPath,
-  HANK_ISSUE_CODES,
-  type HankIssue,
-  type HankIssueCode,
-  type HankValidation,
-} from './hank/hank-issue.js';
 export { hankNameFromPath } from './hank/hank-name.js';
-export { checkRefSyntax } from './hank/hank-refs.js';
 export {
   type CodonSentinelEntry,
   codonSentinelEntrySchema,
@@ -169,7 +163,6 @@ export {
   sentinelTriggerSchema,
   structuredOutputSchema,
 } from './hank/sentinel-config.js';
-export { type ValidateHankOptions, validateHank } from './hank/validate-hank.js';
 export {
   describeJsonError,
   type JsonParseResult,
