@@ -1,4 +1,4 @@
-import { type KillResult, killSession, RuntimeError } from '@hankweave/runtime';
+import { type KillResult, killExecution, RuntimeError } from '@hankweave/runtime';
 import { SessionRegistry } from '@hankweave/sessions';
 import { CliError } from '../output/cli-error.js';
 import { commandHint, shellArg } from '../output/command-hint.js';
@@ -45,7 +45,7 @@ export async function killCommand(
         ),
       );
     }
-    const result = await killSession(key, { projectDir, graceMs });
+    const result = await killExecution(key, { projectDir, graceMs });
     const after = (await registry.read()).sessions[target] ?? entry;
     if (options.json) {
       terminal.out(JSON.stringify({ ...result, target, status: after?.status ?? null }));

@@ -1,4 +1,4 @@
-import { pruneSessions } from '@hankweave/runtime';
+import { pruneExecutions } from '@hankweave/runtime';
 import { sessionLayout } from '@hankweave/sessions';
 import { commandHint, shellArg } from '../output/command-hint.js';
 import type { Terminal } from '../output/terminal.js';
@@ -34,7 +34,7 @@ export async function pruneCommand(
   const olderThanMs = parseDurationOption('--older-than', olderThan);
   const statuses = parseStatusList(options.status) ?? ['completed', 'killed'];
   const projectDir = sessionsBaseDir(options.base, env);
-  const result = await pruneSessions({
+  const result = await pruneExecutions({
     projectDir,
     olderThanMs,
     statuses,

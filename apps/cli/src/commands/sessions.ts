@@ -1,4 +1,4 @@
-import { checkAndRepairSessions, listSessions } from '@hankweave/runtime';
+import { checkAndRepairExecutions, listExecutions } from '@hankweave/runtime';
 import { sessionLayout } from '@hankweave/sessions';
 import { fleetSessionsCommand } from '../fleet/fleet-sessions.js';
 import { type PostgresFlags, postgresUrlOf } from '../fleet/postgres-options.js';
@@ -63,7 +63,7 @@ async function listCommand(
 ): Promise<number> {
   const statuses = parseStatusList(options.status);
   const now = new Date();
-  const { sessions, problems } = await listSessions({ projectDir, now });
+  const { sessions, problems } = await listExecutions({ projectDir, now });
   const { style } = terminal;
   const registryFile = sessionLayout(projectDir).registryFile;
   for (const problem of problems) {
@@ -110,7 +110,7 @@ async function checkCommand(
 ): Promise<number> {
   const declined: DeclinedKill[] = [];
   const canAsk = terminal.isTTY && process.stdin.isTTY === true && !options.json;
-  const result = await checkAndRepairSessions({
+  const result = await checkAndRepairExecutions({
     projectDir,
     killStale: async (key) => {
       if (options.yes) return true;
