@@ -5,7 +5,7 @@ import { validateHank } from '@hankweave/hank';
 import { installedHarnesses } from '@hankweave/runtime';
 import { checkModelId, defaultModelCatalog } from '@hankweave/types';
 import { readHankJsonText } from '../commands/load-hank.js';
-import type { RunOptions } from '../commands/run.js';
+import type { RunOptions } from '../commands/run-flags.js';
 import { printStructure, withModel } from '../commands/validate.js';
 import { writeSampleHank } from '../init/write-sample-hank.js';
 import { commandHint, shellArg } from '../output/command-hint.js';
