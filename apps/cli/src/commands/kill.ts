@@ -1,5 +1,5 @@
 import { Argument, type CommandUnknownOpts } from '@commander-js/extra-typings';
-import { type KillResult, killSession, RuntimeError } from '@hankweave/runtime';
+import { type KillResult, killExecution, RuntimeError } from '@hankweave/runtime';
 import { SessionRegistry } from '@hankweave/sessions';
 import { completeWith } from '../completion/value-sources.js';
 import { CliError } from '../output/cli-error.js';
@@ -70,7 +70,7 @@ export async function killCommand(
         ),
       );
     }
-    const result = await killSession(key, { projectDir, graceMs });
+    const result = await killExecution(key, { projectDir, graceMs });
     const after = (await registry.read()).sessions[target] ?? entry;
     if (options.json) {
       terminal.out(JSON.stringify({ ...result, target, status: after?.status ?? null }));

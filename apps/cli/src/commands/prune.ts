@@ -1,5 +1,5 @@
 import { type CommandUnknownOpts, Option } from '@commander-js/extra-typings';
-import { pruneSessions } from '@hankweave/runtime';
+import { pruneExecutions } from '@hankweave/runtime';
 import { sessionLayout } from '@hankweave/sessions';
 import { completeWith } from '../completion/value-sources.js';
 import { commandHint, shellArg } from '../output/command-hint.js';
@@ -61,7 +61,7 @@ export async function pruneCommand(
   const olderThanMs = parseDurationOption('--older-than', olderThan);
   const statuses = parseStatusList(options.status) ?? ['completed', 'killed'];
   const projectDir = sessionsBaseDir(options.base, env);
-  const result = await pruneSessions({
+  const result = await pruneExecutions({
     projectDir,
     olderThanMs,
     statuses,

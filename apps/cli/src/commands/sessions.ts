@@ -1,5 +1,5 @@
 import { type CommandUnknownOpts, Option } from '@commander-js/extra-typings';
-import { checkAndRepairSessions, listSessions } from '@hankweave/runtime';
+import { checkAndRepairExecutions, listExecutions } from '@hankweave/runtime';
 import { sessionLayout } from '@hankweave/sessions';
 import { completeWith } from '../completion/value-sources.js';
 import { fleetSessionsCommand } from '../fleet/fleet-sessions.js';
@@ -98,7 +98,7 @@ async function listCommand(
 ): Promise<number> {
   const statuses = parseStatusList(options.status);
   const now = new Date();
-  const { sessions, problems } = await listSessions({ projectDir, now });
+  const { sessions, problems } = await listExecutions({ projectDir, now });
   const { style } = terminal;
   const registryFile = sessionLayout(projectDir).registryFile;
   for (const problem of problems) {
@@ -145,7 +145,7 @@ async function checkCommand(
 ): Promise<number> {
   const declined: DeclinedKill[] = [];
   const canAsk = terminal.isTTY && process.stdin.isTTY === true && !options.json;
-  const result = await checkAndRepairSessions({
+  const result = await checkAndRepairExecutions({
     projectDir,
     killStale: async (key) => {
       if (options.yes) return true;

@@ -1,8 +1,9 @@
 import { readdirSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { type HankIssue, validateHank } from '@hankweave/hank';
 import { installedHarnesses } from '@hankweave/runtime';
-import { type HankConfig, type HankIssue, isLoopConfig, validateHank } from '@hankweave/types';
+import { type HankConfig, isLoopConfig } from '@hankweave/types';
 import { defaultDataOf } from '../execution/find-execution.js';
 import { printBudgetTable } from '../output/budget-table.js';
 import { commandHint, shellArg } from '../output/command-hint.js';

@@ -1,7 +1,7 @@
 import { currentRun } from '@hankweave/state';
 import { emitBudgetSummary } from '../budget/budget-summary.js';
+import { INTERRUPTED_NOTE_PREFIX } from '../executions-admin/interrupted-note.js';
 import type { SessionEnding } from '../session-tracking/session-tracker.js';
-import { INTERRUPTED_NOTE_PREFIX } from '../sessions/interrupted-note.js';
 import { computeExitCode, type ShutdownReason } from './exit-code.js';
 import type { RuntimeExit } from './hankweave-runtime.js';
 import type { OpenExecution } from './open-execution.js';

@@ -1,10 +1,6 @@
+import { createModelCatalog, MODEL_CATALOG } from '@hankweave/types';
 import { describe, expect, it } from 'vitest';
-import {
-  createModelCatalog,
-  MODEL_CATALOG,
-  type ValidateHankOptions,
-  validateHank,
-} from '../index.js';
+import { type ValidateHankOptions, validateHank } from '../index.js';
 
 const codon = (id: string, extra: Record<string, unknown> = {}) => ({
   id,

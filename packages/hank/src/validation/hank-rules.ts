@@ -1,14 +1,14 @@
-import { checkBudgetWarnings } from './budget-warnings.js';
 import {
+  type CodonSentinelEntry,
   type ContainerBudget,
   codonTrackedPatterns,
   type HankConfig,
   isLoopConfig,
-} from './hank-config.js';
+} from '@hankweave/types';
+import { checkBudgetWarnings } from './budget-warnings.js';
 import { formatJsonPath, type HankIssue, type HankIssueCode } from './hank-issue.js';
 import { clip } from './input-limits.js';
 import { codonsInOrder, predecessorsOf } from './plan-order.js';
-import type { CodonSentinelEntry } from './sentinel-config.js';
 
 type Report = (path: PropertyKey[], code: HankIssueCode, message: string) => void;
 

@@ -15,11 +15,11 @@ import {
   startRuntimeChild,
   writeRuntimeLock,
 } from '../../test/sessions-world.js';
-import { killSession } from './kill-session.js';
+import { killExecution } from './kill-execution.js';
 
 const running = { status: 'running' as const, completed_at: null };
 
-describe('killSession()', () => {
+describe('killExecution()', () => {
   let world: SessionsWorld;
   let child: ChildProcess | undefined;
   beforeEach(async () => {
@@ -54,7 +54,10 @@ describe('killSession()', () => {
     const { runtime } = await runningSession();
     const exited = once(runtime, 'exit');
 
-    const result = await killSession('pipeline-exec-a', { projectDir: world.dir, graceMs: 5_000 });
+    const result = await killExecution('pipeline-exec-a', {
+      projectDir: world.dir,
+      graceMs: 5_000,
+    });
 
     expect(result).toMatchObject({ key: 'pipeline-exec-a', outcome: 'stopped', pid: runtime.pid });
     expect(result.waitedMs).toBeLessThan(5_000);
@@ -68,7 +71,7 @@ describe('killSession()', () => {
   it('stops the pipeline runtime when asked to kill one of its loops', async () => {
     const { runtime } = await runningSession();
 
-    const result = await killSession('loop-exec-a-polish', { projectDir: world.dir });
+    const result = await killExecution('loop-exec-a-polish', { projectDir: world.dir });
 
     expect(result).toMatchObject({ key: 'loop-exec-a-polish', outcome: 'stopped' });
     expect(isPidAlive(runtime.pid)).toBe(false);
@@ -80,7 +83,7 @@ describe('killSession()', () => {
     const { runtime } = await runningSession({ ignoreTerm: true });
     const exited = once(runtime, 'exit');
 
-    const result = await killSession('pipeline-exec-a', { projectDir: world.dir, graceMs: 300 });
+    const result = await killExecution('pipeline-exec-a', { projectDir: world.dir, graceMs: 300 });
 
     expect(result).toMatchObject({ outcome: 'forced', pid: runtime.pid });
     expect(result.waitedMs).toBeGreaterThanOrEqual(300);
@@ -94,7 +97,7 @@ describe('killSession()', () => {
     const { runtime } = await runningSession();
     await world.registry.setStatus('pipeline-exec-a', 'completed');
 
-    const result = await killSession('pipeline-exec-a', { projectDir: world.dir });
+    const result = await killExecution('pipeline-exec-a', { projectDir: world.dir });
 
     expect(result).toEqual({
       key: 'pipeline-exec-a',
@@ -134,7 +137,10 @@ describe('killSession()', () => {
     await writeRuntimeLock(executionDir, pid);
     await world.registry.patch('pipeline-exec-a', { pid });
 
-    const result = await killSession('pipeline-exec-a', { projectDir: world.dir, graceMs: 5_000 });
+    const result = await killExecution('pipeline-exec-a', {
+      projectDir: world.dir,
+      graceMs: 5_000,
+    });
 
     expect(result.outcome).toBe('stopped');
     expect(result.waitedMs).toBeLessThan(2_000);
@@ -145,10 +151,12 @@ describe('killSession()', () => {
   it('refuses when the live pid does not hold the execution lock (a reused pid)', async () => {
     const { runtime } = await runningSession({ lockPid: await deadPid() });
 
-    await expect(killSession('pipeline-exec-a', { projectDir: world.dir })).rejects.toMatchObject({
-      code: 'RUNTIME_INVALID_OPTION',
-      details: { reason: 'pid-not-owner', pid: runtime.pid },
-    });
+    await expect(killExecution('pipeline-exec-a', { projectDir: world.dir })).rejects.toMatchObject(
+      {
+        code: 'RUNTIME_INVALID_OPTION',
+        details: { reason: 'pid-not-owner', pid: runtime.pid },
+      },
+    );
     expect(isPidAlive(runtime.pid)).toBe(true);
     expect((await world.registry.read()).sessions['pipeline-exec-a']?.status).toBe('running');
   });
@@ -158,7 +166,7 @@ describe('killSession()', () => {
   it('never signals a live process that reused the pid of a dead runtime, and fixes the record', async () => {
     const { runtime } = await runningSession({ lockStartTime: 'the-dead-runtime:12345' });
 
-    const result = await killSession('pipeline-exec-a', { projectDir: world.dir, graceMs: 500 });
+    const result = await killExecution('pipeline-exec-a', { projectDir: world.dir, graceMs: 500 });
 
     expect(result).toMatchObject({ outcome: 'already-dead', pid: runtime.pid, waitedMs: 0 });
     expect(isPidAlive(runtime.pid)).toBe(true);
@@ -175,7 +183,7 @@ describe('killSession()', () => {
       processStartTime(runtime.pid) ?? 'unknown',
     );
 
-    const result = await killSession('pipeline-exec-a', { projectDir: world.dir });
+    const result = await killExecution('pipeline-exec-a', { projectDir: world.dir });
 
     expect(result.outcome).toBe('stopped');
     expect(isPidAlive(runtime.pid)).toBe(false);
@@ -187,17 +195,19 @@ describe('killSession()', () => {
       pipelineEntry({ ...running, pid: process.pid, hostname: `not-${hostname()}` }),
     );
 
-    await expect(killSession('pipeline-remote', { projectDir: world.dir })).rejects.toMatchObject({
-      code: 'RUNTIME_INVALID_OPTION',
-      details: { reason: 'other-host' },
-    });
+    await expect(killExecution('pipeline-remote', { projectDir: world.dir })).rejects.toMatchObject(
+      {
+        code: 'RUNTIME_INVALID_OPTION',
+        details: { reason: 'other-host' },
+      },
+    );
   });
 
   it('marks a session whose process is gone unknown_termination', async () => {
     const pid = await deadPid();
     await world.registry.register('pipeline-gone', pipelineEntry({ ...running, pid }));
 
-    const result = await killSession('pipeline-gone', { projectDir: world.dir });
+    const result = await killExecution('pipeline-gone', { projectDir: world.dir });
 
     expect(result).toEqual({ key: 'pipeline-gone', outcome: 'already-dead', pid, waitedMs: 0 });
     const entry = (await world.registry.read()).sessions['pipeline-gone'];
@@ -206,7 +216,7 @@ describe('killSession()', () => {
   });
 
   it('rejects a key that is not in the registry', async () => {
-    await expect(killSession('pipeline-nope', { projectDir: world.dir })).rejects.toMatchObject({
+    await expect(killExecution('pipeline-nope', { projectDir: world.dir })).rejects.toMatchObject({
       code: 'RUNTIME_INVALID_OPTION',
       details: { reason: 'unknown-session', key: 'pipeline-nope' },
     });

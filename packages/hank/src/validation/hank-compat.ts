@@ -1,25 +1,8 @@
-import { basename, dirname } from 'node:path';
-import { DEFAULT_HANK_META } from './hank-config.js';
 import { formatJsonPath, type HankIssue } from './hank-issue.js';
 import { clip } from './input-limits.js';
 
 // Hanks written for the original runtime, and in the shapes this project shipped first, are
 // accepted as they are; what is not written the canonical way gets a warning that says how.
-
-/**
- * The name of a hank without `meta`: its file name without `.json`, unless the file is
- * `hank.json`, in which case its folder's name; `"hank"` when neither says anything.
- */
-export function hankNameFromPath(hankPath?: string, hankDir?: string): string {
-  if (hankPath !== undefined) {
-    const file = basename(hankPath);
-    const name = file.replace(/\.json$/i, '');
-    if (file.toLowerCase() !== 'hank.json' && name !== '') return name;
-  }
-  const dir = hankDir ?? (hankPath !== undefined ? dirname(hankPath) : undefined);
-  const folder = dir !== undefined ? basename(dir) : '';
-  return folder !== '' && folder !== '.' && folder !== '..' ? folder : DEFAULT_HANK_META.name;
-}
 
 /** `value[key]` for an own property of an object, else undefined. */
 function own(value: unknown, key: string): unknown {

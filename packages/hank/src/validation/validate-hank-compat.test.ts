@@ -1,18 +1,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { beforeCopyCommandSchema, hankConfigSchema, rigOperationSchema } from '@hankweave/types';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cloneData, FUZZ_RUNS, FUZZ_SEED, fuzz, fuzzTimeout, pathsOf } from '../../test/fuzz.js';
 import { validHank } from '../../test/hank-arbitraries.js';
-import {
-  beforeCopyCommandSchema,
-  type HankIssue,
-  hankConfigSchema,
-  hankNameFromPath,
-  rigOperationSchema,
-  validateHank,
-} from '../index.js';
+import { type HankIssue, validateHank } from '../index.js';
 
 // hank.json as the original runtime accepts it (issue 17): meta optional, beforeCopy items in the
 // rig-command shape (the first shape still accepted, with a warning), workingDirectory beside
@@ -70,14 +64,6 @@ describe('a hank without meta', () => {
     expect(typo.errors.find((e) => e.path === 'meta.nmae')?.message).toContain(
       'Did you mean "name"?',
     );
-  });
-
-  it('names hanks from paths as documented', () => {
-    expect(hankNameFromPath('/x/y/budget-replay.JSON')).toBe('budget-replay');
-    expect(hankNameFromPath('/x/y/hank.json')).toBe('y');
-    expect(hankNameFromPath('/x/y/HANK.json', '/elsewhere/z')).toBe('z');
-    expect(hankNameFromPath('/hank.json')).toBe('hank');
-    expect(hankNameFromPath(undefined, '/x/q')).toBe('q');
   });
 });
 

@@ -1,11 +1,11 @@
-import { emptyTokenUsage } from '../common.js';
-import { defaultModelCatalog } from '../models/model-catalog.js';
 import {
   type CodonConfig,
   type ContainerBudget,
+  defaultModelCatalog,
+  emptyTokenUsage,
   type HankConfig,
   isLoopConfig,
-} from './hank-config.js';
+} from '@hankweave/types';
 import type { HankIssueCode } from './hank-issue.js';
 
 type Warn = (path: PropertyKey[], code: HankIssueCode, message: string) => void;

@@ -5,13 +5,13 @@ import {
   type SessionStatus,
   sessionLayout,
 } from '@hankweave/sessions';
-import { INTERRUPTED_NOTE_PREFIX } from './interrupted-note.js';
 import {
   executionCost,
   loopIterations,
   pipelineIterations,
   sessionAlive,
-} from './session-facts.js';
+} from './execution-facts.js';
+import { INTERRUPTED_NOTE_PREFIX } from './interrupted-note.js';
 
 /** One session of the registry, with what its files say about it. */
 export interface SessionSummary {
@@ -50,8 +50,8 @@ export interface SessionSummary {
   entry: SessionEntry;
 }
 
-/** Options of {@link listSessions}. */
-export interface ListSessionsOptions {
+/** Options of {@link listExecutions}. */
+export interface ListExecutionsOptions {
   /** The project directory holding `.claude/` (the execution base directory). */
   projectDir: string;
   now?: Date;
@@ -63,8 +63,8 @@ export interface ListSessionsOptions {
  *
  * @throws {SessionsError} SESSIONS_CORRUPT_FILE when `loop-sessions.json` is not JSON.
  */
-export async function listSessions(
-  options: ListSessionsOptions,
+export async function listExecutions(
+  options: ListExecutionsOptions,
 ): Promise<{ sessions: SessionSummary[]; problems: RegistryProblem[] }> {
   const now = options.now ?? new Date();
   const layout = sessionLayout(options.projectDir);

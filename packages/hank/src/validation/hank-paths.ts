@@ -1,10 +1,14 @@
 import { normalizeRelative } from '@hankweave/durable-io';
-import { type HankConfig, isLoopConfig, type ProgressFileSetting } from './hank-config.js';
+import {
+  type HankConfig,
+  isLoopConfig,
+  type ProgressFileSetting,
+  type SentinelConfig,
+} from '@hankweave/types';
 import { formatJsonPath, type HankIssue, type HankIssueCode } from './hank-issue.js';
 import { checkRefSyntax } from './hank-refs.js';
 import { clip } from './input-limits.js';
 import { codonsInOrder } from './plan-order.js';
-import type { SentinelConfig } from './sentinel-config.js';
 
 // Every path a hank names, checked lexically against the root it resolves in (reference
 // §0.5, §1.4–1.8): file refs against the hank directory, rig copy targets, output and archive

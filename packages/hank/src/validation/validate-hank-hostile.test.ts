@@ -1,5 +1,6 @@
+import { fileNodeSchema } from '@hankweave/types';
 import { describe, expect, it } from 'vitest';
-import { fileNodeSchema, HANK_ISSUE_CODES, type HankValidation, validateHank } from '../index.js';
+import { HANK_ISSUE_CODES, type HankValidation, validateHank } from '../index.js';
 
 // Inputs a hostile or careless user can write, each of which crashed or hung validateHank before.
 

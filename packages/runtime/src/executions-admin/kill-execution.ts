@@ -3,11 +3,11 @@ import { type SessionEntry, SessionRegistry } from '@hankweave/sessions';
 import { isPidAlive, isSameProcessAlive, readRuntimeLock } from '@hankweave/state';
 import type { RuntimeLock } from '@hankweave/types';
 import { executionLayout } from '../execution/layout.js';
+import { onAnotherHost } from './execution-facts.js';
+import { executionRefusal } from './execution-refusal.js';
 import { markEnded } from './mark-ended.js';
-import { sessionRefusal } from './session-error.js';
-import { onAnotherHost } from './session-facts.js';
 
-/** What {@link killSession} did. */
+/** What {@link killExecution} did. */
 export interface KillResult {
   /** The session asked for. */
   key: string;
@@ -22,8 +22,8 @@ export interface KillResult {
   waitedMs: number;
 }
 
-/** Options of {@link killSession}. */
-export interface KillSessionOptions {
+/** Options of {@link killExecution}. */
+export interface KillExecutionOptions {
   /** The project directory holding `.claude/` (the execution base directory). */
   projectDir: string;
   /** How long SIGTERM may take before SIGKILL (default 10 000 ms). */
@@ -34,8 +34,9 @@ const POLL_MS = 100;
 const AFTER_SIGKILL_MS = 5_000;
 
 /**
- * Stops a running session: SIGTERM to its runtime (a loop session stops its pipeline's
- * runtime), up to `graceMs` for the process to exit or release `runtime.lock`, then SIGKILL.
+ * Stops the execution of a running registry session: SIGTERM to its runtime (a loop session
+ * stops its pipeline's runtime), up to `graceMs` for the process to exit or release
+ * `runtime.lock`, then SIGKILL.
  * Afterwards the session and its running loops say `killed` with `killed_at`: the runtime writes
  * that itself on a graceful stop; otherwise (a forced kill, or a runtime that wrote nothing) this
  * function writes it, with a note.
@@ -44,13 +45,16 @@ const AFTER_SIGKILL_MS = 5_000;
  *   key), `no-pid`, `other-host` (the pid belongs to another machine), `pid-not-owner` (the pid
  *   is alive but does not hold the execution's runtime.lock: a reused pid), `not-permitted`.
  */
-export async function killSession(key: string, options: KillSessionOptions): Promise<KillResult> {
+export async function killExecution(
+  key: string,
+  options: KillExecutionOptions,
+): Promise<KillResult> {
   const graceMs = options.graceMs ?? 10_000;
   const registry = new SessionRegistry(options.projectDir);
   const { sessions } = await registry.read();
   const asked = sessions[key];
   if (!asked) {
-    throw sessionRefusal(
+    throw executionRefusal(
       'unknown-session',
       `There is no session "${key}" in ${registry.file}; list them with \`hankweave sessions --all\``,
       { key, registry: registry.file },
@@ -65,14 +69,14 @@ export async function killSession(key: string, options: KillSessionOptions): Pro
   const pid = typeof target.pid === 'number' ? target.pid : null;
   if (target.status !== 'running') return { key, outcome: 'not-running', pid, waitedMs: 0 };
   if (pid === null) {
-    throw sessionRefusal(
+    throw executionRefusal(
       'no-pid',
       `Session ${targetKey} records no pid, so there is no process to stop; if it is not running, mark it with \`hankweave sessions --check\``,
       { key: targetKey },
     );
   }
   if (onAnotherHost(target)) {
-    throw sessionRefusal(
+    throw executionRefusal(
       'other-host',
       `Session ${targetKey} runs on host ${String(target.hostname)}, not on this one; stop it there`,
       { key: targetKey, pid, hostname: target.hostname },
@@ -125,7 +129,7 @@ async function assertOwnsLock(key: string, entry: SessionEntry, pid: number): Pr
   const lockFile = entry.execution_dir
     ? executionLayout(entry.execution_dir).lockFile
     : '(no execution_dir recorded)';
-  throw sessionRefusal(
+  throw executionRefusal(
     'pid-not-owner',
     `Process ${pid} is alive but does not hold ${lockFile}, so it is probably not session ${key} (pids are reused); check it with \`ps -p ${pid}\`, and mark the session with \`hankweave sessions --check\` if it has died`,
     { key, pid, lockFile },
@@ -161,7 +165,7 @@ function signal(pid: number, name: NodeJS.Signals, key: string): boolean {
   } catch (error) {
     if (hasErrno(error, 'ESRCH')) return false;
     if (hasErrno(error, 'EPERM')) {
-      throw sessionRefusal(
+      throw executionRefusal(
         'not-permitted',
         `Not allowed to signal process ${pid} of session ${key} (it belongs to another user); stop it as that user`,
         { key, pid },

@@ -1,4 +1,4 @@
-import type { HankConfig } from './hank-config.js';
+import type { HankConfig } from '@hankweave/types';
 import type { HankIssue } from './hank-issue.js';
 
 /**

@@ -1,4 +1,4 @@
-import { type CodonConfig, type HankConfig, isLoopConfig, type LoopConfig } from './hank-config.js';
+import { type CodonConfig, type HankConfig, isLoopConfig, type LoopConfig } from '@hankweave/types';
 
 /** A codon in hank order, with where it sits in hank.json. */
 export interface LocatedCodon {

@@ -10,9 +10,9 @@ import {
   pipelineEntry,
   type SessionsWorld,
 } from '../../test/sessions-world.js';
-import { listSessions } from './list-sessions.js';
+import { listExecutions } from './list-executions.js';
 
-describe('listSessions()', () => {
+describe('listExecutions()', () => {
   let world: SessionsWorld;
   beforeEach(async () => {
     world = await makeWorld();
@@ -22,7 +22,7 @@ describe('listSessions()', () => {
   });
 
   it('returns an empty list when the project has no registry', async () => {
-    await expect(listSessions({ projectDir: world.dir })).resolves.toEqual({
+    await expect(listExecutions({ projectDir: world.dir })).resolves.toEqual({
       sessions: [],
       problems: [],
     });
@@ -75,7 +75,7 @@ describe('listSessions()', () => {
       ],
     });
 
-    const { sessions, problems } = await listSessions({ projectDir: world.dir });
+    const { sessions, problems } = await listExecutions({ projectDir: world.dir });
 
     expect(problems).toEqual([]);
     expect(sessions.map((session) => session.key)).toEqual([
@@ -131,7 +131,7 @@ describe('listSessions()', () => {
       pipelineEntry({ status: 'running', completed_at: null, hostname: `not-${hostname()}` }),
     );
 
-    const { sessions } = await listSessions({
+    const { sessions } = await listExecutions({
       projectDir: world.dir,
       now: new Date('2025-01-02T00:00:42.000Z'),
     });
@@ -156,7 +156,7 @@ describe('listSessions()', () => {
       }),
     );
 
-    const { sessions, problems } = await listSessions({ projectDir: world.dir });
+    const { sessions, problems } = await listExecutions({ projectDir: world.dir });
 
     expect(sessions.map((session) => session.key)).toEqual(['pipeline-good']);
     expect(problems).toEqual([expect.objectContaining({ key: 'pipeline-bad' })]);
@@ -166,7 +166,7 @@ describe('listSessions()', () => {
     await world.registry.register('pipeline-good', pipelineEntry());
     await writeFile(sessionLayout(world.dir).registryFile, '{ not json');
 
-    await expect(listSessions({ projectDir: world.dir })).rejects.toMatchObject({
+    await expect(listExecutions({ projectDir: world.dir })).rejects.toMatchObject({
       code: 'SESSIONS_CORRUPT_FILE',
     });
   });

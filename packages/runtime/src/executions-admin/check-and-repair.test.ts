@@ -16,12 +16,12 @@ import {
   writeRuntimeLock,
 } from '../../test/sessions-world.js';
 import { executionLayout } from '../execution/layout.js';
-import { checkAndRepairSessions } from './check-and-repair.js';
+import { checkAndRepairExecutions } from './check-and-repair.js';
 
 const HOUR = 3600 * 1000;
 const running = { status: 'running' as const, completed_at: null };
 
-describe('checkAndRepairSessions()', () => {
+describe('checkAndRepairExecutions()', () => {
   let world: SessionsWorld;
   let child: ChildProcess | undefined;
   beforeEach(async () => {
@@ -36,7 +36,7 @@ describe('checkAndRepairSessions()', () => {
   it('finds nothing in a clean project', async () => {
     await world.registry.register('pipeline-done', pipelineEntry());
 
-    const result = await checkAndRepairSessions({ projectDir: world.dir });
+    const result = await checkAndRepairExecutions({ projectDir: world.dir });
 
     expect(result).toEqual({
       anomalies: { orphans: [], zombies: [], stale: [], staleLocks: [] },
@@ -60,7 +60,7 @@ describe('checkAndRepairSessions()', () => {
     );
     const now = new Date();
 
-    const result = await checkAndRepairSessions({ projectDir: world.dir, now });
+    const result = await checkAndRepairExecutions({ projectDir: world.dir, now });
 
     expect(result.anomalies.zombies.map((zombie) => zombie.key).sort()).toEqual([
       'loop-exec-z-polish',
@@ -82,7 +82,7 @@ describe('checkAndRepairSessions()', () => {
     const pid = await deadPid();
     await world.registry.register('pipeline-z', pipelineEntry({ ...running, pid }));
 
-    const result = await checkAndRepairSessions({ projectDir: world.dir, fix: false });
+    const result = await checkAndRepairExecutions({ projectDir: world.dir, fix: false });
 
     expect(result.anomalies.zombies).toEqual([{ key: 'pipeline-z', pid }]);
     expect(result.fixed).toEqual([]);
@@ -104,7 +104,7 @@ describe('checkAndRepairSessions()', () => {
       }),
     );
 
-    const result = await checkAndRepairSessions({ projectDir: world.dir });
+    const result = await checkAndRepairExecutions({ projectDir: world.dir });
 
     expect(result.anomalies.orphans).toEqual([
       expect.objectContaining({ file, session: 'ghost', kind: 'loop-state' }),
@@ -138,7 +138,7 @@ describe('checkAndRepairSessions()', () => {
       const runtime = await staleSession();
       const asked: string[] = [];
 
-      const result = await checkAndRepairSessions({
+      const result = await checkAndRepairExecutions({
         projectDir: world.dir,
         killStale: (key) => {
           asked.push(key);
@@ -170,7 +170,10 @@ describe('checkAndRepairSessions()', () => {
         }),
       );
 
-      const result = await checkAndRepairSessions({ projectDir: world.dir, killStale: () => true });
+      const result = await checkAndRepairExecutions({
+        projectDir: world.dir,
+        killStale: () => true,
+      });
 
       expect(isPidAlive(runtime.pid)).toBe(true);
       expect(result.killed).toEqual([]);
@@ -186,7 +189,7 @@ describe('checkAndRepairSessions()', () => {
     it('is left running when the caller says no', async () => {
       const runtime = await staleSession();
 
-      const result = await checkAndRepairSessions({
+      const result = await checkAndRepairExecutions({
         projectDir: world.dir,
         killStale: () => false,
       });

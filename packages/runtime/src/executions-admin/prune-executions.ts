@@ -5,7 +5,7 @@ import { isSameProcessAlive, readRuntimeLock } from '@hankweave/state';
 import { executionLayout } from '../execution/layout.js';
 import { type PrunePath, type PruneSkip, planPrune } from './prune-plan.js';
 
-/** What {@link pruneSessions} removed, or would remove in a dry run. */
+/** What {@link pruneExecutions} removed, or would remove in a dry run. */
 export interface PruneResult {
   dryRun: boolean;
   /** The registry keys removed (would be). */
@@ -18,8 +18,8 @@ export interface PruneResult {
   skipped: PruneSkip[];
 }
 
-/** Options of {@link pruneSessions}. */
-export interface PruneSessionsOptions {
+/** Options of {@link pruneExecutions}. */
+export interface PruneExecutionsOptions {
   /** The project directory holding `.claude/` (the execution base directory). */
   projectDir: string;
   /** Only sessions that ended longer ago than this (default 7 days). */
@@ -46,7 +46,7 @@ const WEEK_MS = 7 * 24 * 3600 * 1000;
  *
  * @throws {SessionsError} SESSIONS_CORRUPT_FILE (unreadable registry), SESSIONS_LOCK_TIMEOUT.
  */
-export async function pruneSessions(options: PruneSessionsOptions): Promise<PruneResult> {
+export async function pruneExecutions(options: PruneExecutionsOptions): Promise<PruneResult> {
   const dryRun = options.dryRun === true;
   const registry = new SessionRegistry(options.projectDir);
   const { sessions } = await registry.read();

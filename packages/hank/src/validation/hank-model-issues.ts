@@ -1,9 +1,12 @@
-import type { HankConfig } from '../hank/hank-config.js';
-import { formatJsonPath, type HankIssue } from '../hank/hank-issue.js';
-import { codonsInOrder } from '../hank/plan-order.js';
-import type { ModelCatalog } from './model-catalog.js';
-import { checkModelId, SERVED_HARNESSES } from './model-check.js';
-import type { HarnessName } from './select-harness.js';
+import {
+  checkModelId,
+  type HankConfig,
+  type HarnessName,
+  type ModelCatalog,
+  SERVED_HARNESSES,
+} from '@hankweave/types';
+import { formatJsonPath, type HankIssue } from './hank-issue.js';
+import { codonsInOrder } from './plan-order.js';
 
 /** The issue of one model id at `path`, or undefined when the id is usable. */
 export function modelIssue(

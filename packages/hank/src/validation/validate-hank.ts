@@ -1,32 +1,37 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, relative, sep } from 'node:path';
-import { z } from 'zod';
-import { hankModelIssues, modelIssue } from '../models/hank-model-issues.js';
-import { defaultModelCatalog, type ModelCatalog } from '../models/model-catalog.js';
-import type { HarnessName } from '../models/select-harness.js';
-import { compatWarnings, hankNameFromPath } from './hank-compat.js';
 import {
   type CodonConfig,
   codonConfigSchema,
+  defaultModelCatalog,
+  describeJsonError,
   type HankConfig,
+  type HarnessName,
   hankConfigSchema,
+  hankNameFromPath,
   loopConfigSchema,
-} from './hank-config.js';
+  type ModelCatalog,
+  parseJsonWithLocation,
+  type SentinelConfig,
+  sentinelConfigSchema,
+  suggestKey,
+} from '@hankweave/types';
+import { z } from 'zod';
+import { compatWarnings } from './hank-compat.js';
 import {
   formatJsonPath,
   type HankIssue,
   type HankValidation,
   zodIssueMessage,
 } from './hank-issue.js';
+import { hankModelIssues, modelIssue } from './hank-model-issues.js';
 import { checkHankPaths, checkSentinelConfigPaths } from './hank-paths.js';
 import { checkFileRef, checkTreeRef, promptSizeWarning, type RefProblem } from './hank-refs.js';
 import { checkHankRules } from './hank-rules.js';
 import { clip, describeValue, snapshotInput } from './input-limits.js';
-import { describeJsonError, parseJsonWithLocation } from './json-location.js';
 import { notInEffectWarnings } from './not-in-effect.js';
 import { codonsInOrder } from './plan-order.js';
-import { type SentinelConfig, sentinelConfigSchema } from './sentinel-config.js';
-import { knownKeysAt, likeliestOption, suggestKey, unionOptionsAt } from './unknown-key-hints.js';
+import { knownKeysAt, likeliestOption, unionOptionsAt } from './unknown-key-hints.js';
 
 /** Options of `validateHank`. */
 export interface ValidateHankOptions {

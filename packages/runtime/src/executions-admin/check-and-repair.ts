@@ -6,10 +6,10 @@ import {
 } from '@hankweave/sessions';
 import { isSameProcessAlive, readRuntimeLock } from '@hankweave/state';
 import { executionLayout } from '../execution/layout.js';
-import { killSession } from './kill-session.js';
+import { killExecution } from './kill-execution.js';
 import { markEnded } from './mark-ended.js';
 
-/** Options of {@link checkAndRepairSessions}. */
+/** Options of {@link checkAndRepairExecutions}. */
 export interface CheckAndRepairOptions {
   /** The project directory holding `.claude/` (the execution base directory). */
   projectDir: string;
@@ -25,7 +25,7 @@ export interface CheckAndRepairOptions {
   killGraceMs?: number;
 }
 
-/** What {@link checkAndRepairSessions} found and did. */
+/** What {@link checkAndRepairExecutions} found and did. */
 export interface CheckAndRepairResult {
   /** checkSessions' anomalies; `staleLocks` also lists the runtime.lock files of zombies. */
   anomalies: SessionAnomalies;
@@ -46,7 +46,7 @@ export interface CheckAndRepairResult {
  *
  * @throws {SessionsError} SESSIONS_CORRUPT_FILE when the registry is not JSON.
  */
-export async function checkAndRepairSessions(
+export async function checkAndRepairExecutions(
   options: CheckAndRepairOptions,
 ): Promise<CheckAndRepairResult> {
   const now = options.now ?? new Date();
@@ -87,7 +87,7 @@ export async function checkAndRepairSessions(
   for (const [target, keys] of byTarget) {
     if (options.killStale && !(await options.killStale(target))) continue;
     try {
-      const killed = await killSession(target, {
+      const killed = await killExecution(target, {
         projectDir: options.projectDir,
         ...(options.killGraceMs !== undefined ? { graceMs: options.killGraceMs } : {}),
       });

@@ -14,9 +14,9 @@ import {
   type SessionsWorld,
   writeRuntimeLock,
 } from '../../test/sessions-world.js';
-import { pruneSessions } from './prune-sessions.js';
+import { pruneExecutions } from './prune-executions.js';
 
-describe('pruneSessions()', () => {
+describe('pruneExecutions()', () => {
   let world: SessionsWorld;
   let dryRunRoot: TempDir;
   beforeEach(async () => {
@@ -61,7 +61,7 @@ describe('pruneSessions()', () => {
     const { executionDir, agentConfigDir } = await oldRun('exec-a');
     await world.registry.register('pipeline-recent', pipelineEntry({ completed_at: daysAgo(1) }));
 
-    const dry = await pruneSessions({ projectDir: world.dir, executions: true, dryRun: true });
+    const dry = await pruneExecutions({ projectDir: world.dir, executions: true, dryRun: true });
 
     expect(dry.dryRun).toBe(true);
     expect([...dry.sessions].sort()).toEqual(['loop-exec-a-polish', 'pipeline-exec-a']);
@@ -83,7 +83,7 @@ describe('pruneSessions()', () => {
     expect(existsSync(executionDir)).toBe(true);
     expect(Object.keys((await world.registry.read()).sessions)).toHaveLength(3);
 
-    const real = await pruneSessions({ projectDir: world.dir, executions: true });
+    const real = await pruneExecutions({ projectDir: world.dir, executions: true });
 
     expect(real).toEqual({ ...dry, dryRun: false });
     expect(existsSync(executionDir)).toBe(false);
@@ -102,7 +102,7 @@ describe('pruneSessions()', () => {
     await mkdir(join(dir, 'rigArchive'));
     await world.registry.register('pipeline-user', pipelineEntry({ execution_dir: dir }));
 
-    const result = await pruneSessions({ projectDir: world.dir, executions: true });
+    const result = await pruneExecutions({ projectDir: world.dir, executions: true });
 
     expect(result.paths.find((path) => path.kind === 'execution')).toMatchObject({
       path: dir,
@@ -118,7 +118,7 @@ describe('pruneSessions()', () => {
     await writeFile(join(dir, 'user-notes.md'), 'mine');
     await world.registry.register('pipeline-legacy', pipelineEntry({ execution_dir: dir }));
 
-    await pruneSessions({ projectDir: world.dir, executions: true });
+    await pruneExecutions({ projectDir: world.dir, executions: true });
 
     expect(existsSync(join(dir, 'user-notes.md'))).toBe(true);
     expect(existsSync(join(dir, 'agentRoot'))).toBe(false);
@@ -128,7 +128,7 @@ describe('pruneSessions()', () => {
   it('keeps execution directories without --executions but removes the state files', async () => {
     const { executionDir } = await oldRun('exec-a');
 
-    const result = await pruneSessions({ projectDir: world.dir });
+    const result = await pruneExecutions({ projectDir: world.dir });
 
     expect(result.paths.map((path) => path.kind).sort()).toEqual([
       'loop-state',
@@ -146,7 +146,7 @@ describe('pruneSessions()', () => {
     );
     await world.registry.register('loop-live-polish', loopEntry('pipeline-live'));
 
-    const result = await pruneSessions({ projectDir: world.dir, olderThanMs: 0 });
+    const result = await pruneExecutions({ projectDir: world.dir, olderThanMs: 0 });
 
     expect(result.sessions).toEqual([]);
     expect(Object.keys((await world.registry.read()).sessions).sort()).toEqual([
@@ -165,7 +165,7 @@ describe('pruneSessions()', () => {
       pipelineEntry({ status: 'unknown_termination', completed_at: null }),
     );
 
-    const dry = await pruneSessions({
+    const dry = await pruneExecutions({
       projectDir: world.dir,
       olderThanMs: 2 * 24 * 3600 * 1000,
       statuses: ['killed'],
@@ -193,7 +193,7 @@ describe('pruneSessions()', () => {
       pipelineEntry({ agent_config_dir: join(world.dir, 'claude-config') }),
     );
 
-    const result = await pruneSessions({ projectDir: world.dir, executions: true });
+    const result = await pruneExecutions({ projectDir: world.dir, executions: true });
 
     expect(
       result.paths.filter((path) => path.kind === 'execution' || path.kind === 'agent-config'),
@@ -209,7 +209,7 @@ describe('pruneSessions()', () => {
     await ensureProgressFile(layout.progressFile('keep'), 'keep');
     await world.registry.register('pipeline-../loop-progress', pipelineEntry());
 
-    const result = await pruneSessions({ projectDir: world.dir });
+    const result = await pruneExecutions({ projectDir: world.dir });
 
     expect(result.sessions).toEqual(['pipeline-../loop-progress']);
     expect(result.paths).toEqual([]);
@@ -223,7 +223,7 @@ describe('pruneSessions()', () => {
       pipelineEntry({ completed_at: daysAgo(1), agent_config_dir: agentConfigDir }),
     );
 
-    const result = await pruneSessions({ projectDir: world.dir, executions: true });
+    const result = await pruneExecutions({ projectDir: world.dir, executions: true });
 
     expect(result.paths.some((path) => path.kind === 'agent-config')).toBe(false);
     expect(existsSync(agentConfigDir)).toBe(true);

@@ -2,8 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { HankConfigInput } from '@hankweave/types';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type HankConfigInput, validateHank } from '../index.js';
+import { validateHank } from '../index.js';
 
 const codon = (id: string, extra: Record<string, unknown> = {}) => ({
   id,
