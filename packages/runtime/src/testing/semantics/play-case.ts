@@ -92,19 +92,21 @@ export function caseRuntime(
 }
 
 /**
- * More codon starts than any generated case needs in one start: a loop that never ends (the bug
- * of issue 30 ran 250 iterations in five minutes). The guard stops the runtime so that the case
- * fails with a message, and fast-check shrinks it, instead of the test hanging until its timeout.
+ * More codon starts, or more events, than any generated case needs in one start: a loop that
+ * never ends (the bug of issue 30 ran 250 iterations in five minutes) or a plan that changes
+ * forever without running anything. The guard stops the runtime so that the case fails with a
+ * message, and fast-check shrinks it, instead of the test hanging or running out of memory.
  */
 export const MAX_CODON_STARTS = 500;
+const MAX_EVENTS = 50_000;
 const runaway = new WeakSet<Runtime>();
 
 function guardAgainstRunaway(runtime: Runtime): void {
   let starts = 0;
+  let events = 0;
   runtime.on((event) => {
-    if (event.type !== 'codon.started' || ++starts <= MAX_CODON_STARTS || runaway.has(runtime)) {
-      return;
-    }
+    if (event.type === 'codon.started') starts++;
+    if ((++events <= MAX_EVENTS && starts <= MAX_CODON_STARTS) || runaway.has(runtime)) return;
     runaway.add(runtime);
     void runtime.close({ reason: 'SIGTERM' }).catch(() => {});
   });
@@ -114,7 +116,7 @@ function guardAgainstRunaway(runtime: Runtime): void {
 function failOnRunaway(runtime: Runtime): void {
   if (runaway.has(runtime)) {
     throw new Error(
-      `Runaway: one start ran more than ${MAX_CODON_STARTS} codons (a loop that never ends?)`,
+      `Runaway: one start ran more than ${MAX_CODON_STARTS} codons or emitted more than ${MAX_EVENTS} events (a loop that never ends?)`,
     );
   }
 }
