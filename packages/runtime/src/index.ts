@@ -42,6 +42,7 @@ export type { ShutdownReason } from './runtime/exit-code.js';
 export type { RuntimeExit } from './runtime/hankweave-runtime.js';
 export { type LoadedHank, loadHank } from './runtime/open-execution.js';
 export { RUNTIME_PHASES, type RuntimePhase } from './runtime/phase.js';
+export type { AdapterLockFields, RuntimePort } from './runtime/runtime-port.js';
 export type { SentinelHost } from './runtime/sentinel-host.js';
 export {
   type Containment,
@@ -49,17 +50,6 @@ export {
   SANDBOX_MODES,
   type SandboxMode,
 } from './sandbox/containment.js';
-export {
-  CLOSE_CODES,
-  type ClientInfo,
-  type CloseInfo,
-  type ConnectOptions,
-  connectHankweave,
-  type HandshakeResult,
-  type HankweaveClient,
-  type HankweaveServer,
-  type WebSocketServerOptions,
-} from './server/index.js';
 export {
   type CheckAndRepairOptions,
   type CheckAndRepairResult,

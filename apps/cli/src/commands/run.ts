@@ -8,6 +8,7 @@ import {
   runtimeOptionsOf,
   type ShutdownReason,
 } from '@hankweave/runtime';
+import { type HankweaveServer, startWebSocketServer } from '@hankweave/server';
 import { CliError } from '../output/cli-error.js';
 import { shellArg } from '../output/command-hint.js';
 import { LiveView } from '../output/live-view.js';
@@ -170,9 +171,6 @@ export async function runCommand(
     ...(maxCost !== undefined ? { maxCost } : {}),
     ...(maxTime !== undefined ? { maxTime } : {}),
     env: dryRun?.env ?? process.env,
-    ...(configPort !== undefined
-      ? { server: { port: configPort, serverVersion: cliVersion() } }
-      : {}),
     logger: {
       warn: (message) => view.log('warn', message),
       error: (message) => {
@@ -216,11 +214,17 @@ export async function runCommand(
   let detach: (() => void) | undefined;
   try {
     await active.start();
+    // The server needs an open execution; events before it listens reach clients through
+    // `sendPreviousEvents` or `history.sync`. It closes itself when the runtime finishes.
+    const server: HankweaveServer | undefined =
+      configPort !== undefined
+        ? await startWebSocketServer(active, { port: configPort, serverVersion: cliVersion() })
+        : undefined;
     started = true;
     view.started(active.executionDir);
-    if (active.server) {
+    if (server) {
       const lock = executionLayout(active.executionDir).lockFile;
-      view.log('info', `WebSocket: ${active.server.url} (clients need the token in ${lock})`);
+      view.log('info', `WebSocket: ${server.url} (clients need the token in ${lock})`);
     }
     if (pending) void active.close({ reason: pending });
     else if (!autostart) {

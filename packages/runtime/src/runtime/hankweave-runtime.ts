@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { sleep } from '@hankweave/durable-io';
+import type { RecentEvents } from '@hankweave/journal';
 import { currentRun, executionThread } from '@hankweave/state';
 import type { ClientCommandType, HankweaveEvent, HankweaveState } from '@hankweave/types';
 import { type BudgetGate, budgetGate } from '../budget/budget-gate.js';
@@ -186,6 +187,16 @@ export class HankweaveRuntime {
     proxyPort?: number;
   }): Promise<void> {
     await this.#exec?.lock.update(fields);
+  }
+
+  /**
+   * The newest `limit` journaled events and the journal's total, once every event emitted before
+   * the call is published and appended (a new client's history: see `RuntimePort`).
+   */
+  async recentEvents(limit: number): Promise<RecentEvents> {
+    const { journal, bus } = this.context;
+    await bus.drain();
+    return journal.getMostRecentEvents(limit);
   }
 
   /** Resolves once every event emitted so far is published (see `EventBus`). */
