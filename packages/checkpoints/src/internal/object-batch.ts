@@ -5,10 +5,20 @@ import { fsyncDescriptor } from '@hankweave/durable-io';
 import { deflateAsync } from './compress.js';
 import type { Io } from './io.js';
 import { type Layout, loosePath } from './layout.js';
-import type { ObjectStore } from './object-store.js';
 import type { ObjectType } from './objects.js';
-import { PACK_TYPES } from './pack-index.js';
+import { PACK_TYPES, type PackIndex } from './pack-index.js';
 import type { PackWriter } from './pack-writer.js';
+
+/**
+ * What a batch needs of the object store it writes for (the store implements it): whether an
+ * object exists, the fan-out directories made so far, and notes of what the batch wrote.
+ */
+export interface BatchTarget {
+  has(oid: string): Promise<boolean>;
+  readonly fanoutDirs: Set<string>;
+  noteLoose(oid: string): void;
+  addPack(index: PackIndex): void;
+}
 
 /**
  * The objects of one checkpoint. Objects are written once: ids already stored or already in this
@@ -19,7 +29,7 @@ export class ObjectBatch {
   written = 0;
 
   constructor(
-    private readonly store: ObjectStore,
+    private readonly store: BatchTarget,
     private readonly io: Io,
     private readonly layout: Layout,
     private readonly pack: PackWriter | undefined,

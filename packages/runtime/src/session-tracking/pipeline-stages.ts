@@ -7,8 +7,8 @@ import {
   type HankweaveState,
   isLoopConfig,
   isTerminalCodonStatus,
+  type LoopConfig,
 } from '@hankweave/types';
-import { maxIterationsOf } from './session-tracker.js';
 
 /**
  * The pipeline state of seed 004, derived from state.json: one stage per top-level entry of the
@@ -105,4 +105,12 @@ function seconds(time: string | undefined): string | undefined {
   if (time === undefined) return undefined;
   const date = new Date(time);
   return Number.isNaN(date.getTime()) ? undefined : isoSeconds(date);
+}
+
+/** The seed's `max_iterations` of a loop: its limit, its plateau cap, or null (context loops). */
+export function maxIterationsOf(loop: LoopConfig): number | null {
+  const terminate = loop.terminateOn;
+  if (terminate.type === 'iterationLimit') return terminate.limit;
+  if (terminate.type === 'plateau') return terminate.maxIterations;
+  return null;
 }

@@ -16,7 +16,7 @@ import {
 import type { HankConfig, HankweaveState, LoopConfig } from '@hankweave/types';
 import { isLoopConfig } from '@hankweave/types';
 import type { RuntimeLogger } from '../events/server-log.js';
-import { pipelineStateOf } from './pipeline-stages.js';
+import { maxIterationsOf, pipelineStateOf } from './pipeline-stages.js';
 import {
   childSessionName,
   executionSessionName,
@@ -296,12 +296,4 @@ export class SessionTracker {
       );
     }
   }
-}
-
-/** The seed's `max_iterations` of a loop: its limit, its plateau cap, or null (context loops). */
-export function maxIterationsOf(loop: LoopConfig): number | null {
-  const terminate = loop.terminateOn;
-  if (terminate.type === 'iterationLimit') return terminate.limit;
-  if (terminate.type === 'plateau') return terminate.maxIterations;
-  return null;
 }
