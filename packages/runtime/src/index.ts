@@ -28,7 +28,7 @@ export { defaultInputCacheDir, inputFileName, storeInputText } from './execution
 export { type ExecutionLayout, executionLayout } from './execution/layout.js';
 export { type BuiltPrompts, buildPrompts, type PromptPaths } from './prompt/prompt-builder.js';
 export type { ReplayPacingOptions } from './replay/execution-replay-harness.js';
-export type { ReplayOptions } from './replay/with-replay.js';
+export type { ReplayOptions } from './replay/replay-options.js';
 export {
   type CloseOptions,
   type CommandResult,
@@ -38,8 +38,7 @@ export {
 } from './runtime/create-runtime.js';
 export type { CreateRuntimeOptions } from './runtime/create-runtime-options.js';
 export { installedHarnesses } from './runtime/default-harness.js';
-export type { ShutdownReason } from './runtime/exit-code.js';
-export type { RuntimeExit } from './runtime/hankweave-runtime.js';
+export type { RuntimeExit, ShutdownReason } from './runtime/exit-code.js';
 export { type LoadedHank, loadHank } from './runtime/open-execution.js';
 export { RUNTIME_PHASES, type RuntimePhase } from './runtime/phase.js';
 export type { AdapterLockFields, RuntimePort } from './runtime/runtime-port.js';

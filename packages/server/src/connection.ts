@@ -4,8 +4,6 @@ import type { RuntimePort } from '@hankweave/runtime';
 import type { EventData, HankweaveEvent } from '@hankweave/types';
 import type { RawData, WebSocket } from 'ws';
 import { CLOSE_CODES } from './close-codes.js';
-import { handleCommand } from './command-handler.js';
-import { performHandshake } from './handshake.js';
 import { TokenBucket } from './rate-limiter.js';
 import type { ServerMessage } from './server-message.js';
 import type { ResolvedServerOptions } from './server-options.js';
@@ -31,6 +29,17 @@ export interface ConnectionHost {
   sendToAll(message: ServerMessage): void;
   /** Called once when the connection is gone. */
   onClose(connection: Connection): void;
+  /**
+   * Runs a client's `handshake` message (`performHandshake`). The server hands the handlers in,
+   * so this file imports neither and they can import its types without a cycle.
+   */
+  handshake(connection: Connection, message: unknown, context: ErrorContext): Promise<void>;
+  /** Runs a client's command once it has a string id (`handleCommand`). */
+  command(
+    connection: Connection,
+    message: { type: string; id: string; data?: unknown },
+    context: ErrorContext,
+  ): Promise<void>;
 }
 
 /** A client as `clients()` lists it. */
@@ -280,7 +289,7 @@ export class Connection {
     }
     if (message.type === 'handshake') {
       // The handshake is not a command: its id is optional (reference §3.1).
-      if (this.#state === 'awaiting-handshake') await performHandshake(this, message, context);
+      if (this.#state === 'awaiting-handshake') await this.host.handshake(this, message, context);
       else this.sendError('ALREADY_HANDSHAKEN', 'This connection already has a handshake', context);
       return;
     }
@@ -294,7 +303,11 @@ export class Connection {
       );
       return;
     }
-    await handleCommand(this, { ...message, type: message.type, id: context.commandId }, context);
+    await this.host.command(
+      this,
+      { ...message, type: message.type, id: context.commandId },
+      context,
+    );
   }
 
   #closed(): void {

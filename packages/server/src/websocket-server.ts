@@ -6,7 +6,9 @@ import { RuntimeError, type RuntimePort } from '@hankweave/runtime';
 import type { EventData, HankweaveEvent } from '@hankweave/types';
 import { WebSocketServer } from 'ws';
 import { CLOSE_CODES } from './close-codes.js';
+import { handleCommand } from './command-handler.js';
 import { type ClientInfo, Connection, type ConnectionHost } from './connection.js';
+import { performHandshake } from './handshake.js';
 import { createHttpHandler } from './http-handler.js';
 import type { ServerMessage } from './server-message.js';
 import { isLoopback, resolveServerOptions, type WebSocketServerOptions } from './server-options.js';
@@ -97,6 +99,8 @@ export async function startWebSocketServer(
       for (const connection of live()) connection.send(message);
     },
     onClose: (connection) => connections.delete(connection),
+    handshake: performHandshake,
+    command: handleCommand,
   };
 
   const http = createServer(createHttpHandler(() => url));

@@ -2,8 +2,8 @@ import { currentRun } from '@hankweave/state';
 import { emitBudgetSummary } from '../budget/budget-summary.js';
 import type { SessionEnding } from '../session-tracking/session-tracker.js';
 import { INTERRUPTED_NOTE_PREFIX } from '../sessions/interrupted-note.js';
+import type { RuntimeExit } from './exit-code.js';
 import { computeExitCode, type ShutdownReason } from './exit-code.js';
-import type { RuntimeExit } from './hankweave-runtime.js';
 import type { OpenExecution } from './open-execution.js';
 import { endRun } from './runs.js';
 

@@ -1,7 +1,7 @@
 import type { AgentHarness } from '@hankweave/harness';
 import type { HankConfigInput, ModelCatalog } from '@hankweave/types';
 import type { RuntimeLogger } from '../events/server-log.js';
-import type { ReplayOptions } from '../replay/with-replay.js';
+import type { ReplayOptions } from '../replay/replay-options.js';
 import type { SandboxMode } from '../sandbox/containment.js';
 import type { SentinelHost } from './sentinel-host.js';
 

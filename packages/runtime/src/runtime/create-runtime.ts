@@ -5,8 +5,8 @@ import { withReplay } from '../replay/with-replay.js';
 import type { Containment } from '../sandbox/containment.js';
 import type { CreateRuntimeOptions } from './create-runtime-options.js';
 import { type CommandResult, dispatchCommand, type RuntimeCommand } from './dispatch-command.js';
-import type { ShutdownReason } from './exit-code.js';
-import { HankweaveRuntime, type RuntimeExit } from './hankweave-runtime.js';
+import type { RuntimeExit, ShutdownReason } from './exit-code.js';
+import { HankweaveRuntime } from './hankweave-runtime.js';
 import type { RuntimePhase } from './phase.js';
 import type { RuntimePort } from './runtime-port.js';
 

@@ -3,7 +3,7 @@ import type { EventListener } from '../events/event-bus.js';
 import type { RuntimeLogger } from '../events/server-log.js';
 import type { ExecutionLayout } from '../execution/layout.js';
 import type { CommandResult, RuntimeCommand } from './dispatch-command.js';
-import type { RuntimeExit } from './hankweave-runtime.js';
+import type { RuntimeExit } from './exit-code.js';
 import type { RuntimePhase } from './phase.js';
 
 /** The fields a network adapter announces in `runtime.lock` (where clients find it). */
