@@ -1,14 +1,10 @@
-import {
-  type CommandResult,
-  type RuntimeCommand,
-  RuntimeError,
-  type RuntimePort,
-} from '@hankweave/runtime';
-import type { HankweaveEvent } from '@hankweave/types';
+import type { CommandResult, RuntimeCommand, RuntimePort } from '@hankweave/runtime';
 import {
   CLIENT_COMMAND_TYPES,
   type ClientCommandType,
   clientCommandSchema,
+  HankweaveError,
+  type HankweaveEvent,
   READ_ONLY_COMMAND_TYPES,
 } from '@hankweave/types';
 import type { Connection } from './connection.js';
@@ -123,9 +119,17 @@ function failureOf(
 ): { code: string; message: string } {
   const failure = wireErrorOf(error);
   const stopping = runtime.phase === 'stopping' || runtime.phase === 'closed';
-  if (!stopping || RuntimeError.is(error)) return failure;
+  if (!stopping || isRuntimeError(error)) return failure;
   return {
     code: 'RUNTIME_SHUTTING_DOWN',
     message: `Cannot complete ${type}: the runtime is shutting down (${failure.message})`,
   };
+}
+
+/**
+ * `RuntimeError.is(error)` without loading the runtime (the server imports only its types): the
+ * same test, a hankweave error's brand and the class name.
+ */
+function isRuntimeError(error: unknown): boolean {
+  return HankweaveError.is(error) && error.name === 'RuntimeError';
 }

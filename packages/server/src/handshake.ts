@@ -47,10 +47,12 @@ export async function performHandshake(
   connection.beginSync(mode);
   let inJournal = new Set<string>();
   try {
+    // Events emitted before this point may still be on their way to the journal.
+    await runtime.drainEvents();
     // Broadcasts are held from `beginSync` on, and some of them are in the journal by the time it
-    // is read (`recentEvents` first waits for the events already emitted to reach it): one read
-    // gives the total and the newest events, so the held events it covers are recognised by id
-    // and not sent again. Live events then begin exactly after `totalEvents`.
+    // is read: one read gives the total and the newest events, so the held events it covers are
+    // recognised by id and not sent again. Live events then begin exactly after `totalEvents`.
+    // (The window is sized after the drain: events held during it must fit.)
     const window = () =>
       Math.max(sendPreviousEvents ? HANDSHAKE_HISTORY_LIMIT : 0, connection.held + 16);
     let recent = await runtime.recentEvents(window());

@@ -3,5 +3,6 @@
 
 export { CLOSE_CODES } from './close-codes.js';
 export type { ClientInfo } from './connection.js';
+export { SERVER_ERROR_CODES, ServerError, type ServerErrorCode } from './errors.js';
 export type { WebSocketServerOptions } from './server-options.js';
 export { type HankweaveServer, startWebSocketServer } from './websocket-server.js';

@@ -172,7 +172,7 @@ describe('WebSocket server security', () => {
     const world = await startFakeWorld();
     worlds.push(world);
     await expect(startWebSocketServer(world.runtime, { host: '0.0.0.0' })).rejects.toMatchObject({
-      code: 'RUNTIME_INVALID_OPTION',
+      code: 'SERVER_INVALID_OPTION',
       details: { option: 'host' },
     });
     const server = await startWebSocketServer(world.runtime, {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { RuntimeError } from '@hankweave/runtime';
+import { ServerError } from './errors.js';
 
 /** Options of {@link startWebSocketServer}. Every default is the secure one. */
 export interface WebSocketServerOptions {
@@ -51,7 +51,7 @@ export function isLoopback(host: string): boolean {
 
 /**
  * Applies the defaults and checks the options.
- * @throws {RuntimeError} RUNTIME_INVALID_OPTION (details.option) for a remote host without
+ * @throws {ServerError} SERVER_INVALID_OPTION (details.option) for a remote host without
  *   `allowRemote`, an empty token or a non-positive limit.
  */
 export function resolveServerOptions(options: WebSocketServerOptions): ResolvedServerOptions {
@@ -92,6 +92,6 @@ export function resolveServerOptions(options: WebSocketServerOptions): ResolvedS
   return resolved;
 }
 
-function optionError(option: string, message: string): RuntimeError {
-  return new RuntimeError('RUNTIME_INVALID_OPTION', message, { details: { option } });
+function optionError(option: string, message: string): ServerError {
+  return new ServerError('SERVER_INVALID_OPTION', message, { details: { option } });
 }

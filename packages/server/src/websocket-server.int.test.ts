@@ -31,14 +31,14 @@ describe('startWebSocketServer()', () => {
   });
   afterEach(() => dir.cleanup());
 
-  it('fails to listen on a port in use with RUNTIME_LISTEN_FAILED, naming the port', async () => {
+  it('fails to listen on a port in use with SERVER_LISTEN_FAILED, naming the port', async () => {
     const { runtime } = await world();
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
     try {
       await expect(startWebSocketServer(runtime, { port })).rejects.toMatchObject({
-        code: 'RUNTIME_LISTEN_FAILED',
+        code: 'SERVER_LISTEN_FAILED',
         details: { port },
       });
     } finally {

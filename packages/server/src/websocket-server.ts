@@ -2,12 +2,13 @@ import { createServer, type IncomingMessage, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createWebSocketLogWriter } from '@hankweave/journal';
-import { RuntimeError, type RuntimePort } from '@hankweave/runtime';
+import type { RuntimePort } from '@hankweave/runtime';
 import type { EventData, HankweaveEvent } from '@hankweave/types';
 import { WebSocketServer } from 'ws';
 import { CLOSE_CODES } from './close-codes.js';
 import { handleCommand } from './command-handler.js';
 import { type ClientInfo, Connection, type ConnectionHost } from './connection.js';
+import { ServerError } from './errors.js';
 import { performHandshake } from './handshake.js';
 import { createHttpHandler } from './http-handler.js';
 import type { ServerMessage } from './server-message.js';
@@ -42,8 +43,9 @@ const CLOSE_WAIT_MS = 1000;
  * client, commands go through `runtime.command()`, and `runtime.lock` gets the port, host and
  * token. Every message in and out is logged to `.hankweave/logs/websocket.log`.
  *
- * @throws {RuntimeError} RUNTIME_NOT_STARTED before `runtime.start()`; RUNTIME_INVALID_OPTION
- *   (with `details.option`) for unsafe options; RUNTIME_LISTEN_FAILED when the port cannot be bound.
+ * @throws {RuntimeError} RUNTIME_NOT_STARTED (from the port) before `runtime.start()`;
+ *   {ServerError} SERVER_INVALID_OPTION (with `details.option`) for unsafe options;
+ *   SERVER_LISTEN_FAILED when the port cannot be bound.
  */
 export async function startWebSocketServer(
   runtime: RuntimePort,
@@ -142,8 +144,8 @@ export async function startWebSocketServer(
     });
   } catch (error) {
     await writer.close().catch(() => undefined);
-    throw new RuntimeError(
-      'RUNTIME_LISTEN_FAILED',
+    throw new ServerError(
+      'SERVER_LISTEN_FAILED',
       `Cannot listen on ${resolved.host}:${resolved.port}: ${(error as Error).message}; choose another port, or leave it out for a free one`,
       { cause: error, details: { option: 'port', port: resolved.port, host: resolved.host } },
     );

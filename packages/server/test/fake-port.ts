@@ -65,6 +65,7 @@ export function createFakePort(options: { autostart?: boolean } = {}): FakePort 
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    async drainEvents() {},
     async recentEvents(limit) {
       const events = limit === 0 ? [] : port.journal.slice(-limit);
       return {

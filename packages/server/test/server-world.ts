@@ -177,9 +177,8 @@ export const idle =
 /** Every event of the runtime's journal, in order. */
 export async function journalOf(world: FakeWorld): Promise<HankweaveEvent[]> {
   const { runtime } = world;
-  // Waits for the events emitted so far to reach the journal; once the runtime has closed its
-  // journal (JOURNAL_CLOSED), everything is in it already.
-  await runtime.recentEvents(0).catch(() => undefined);
+  // Waits for the events emitted so far to reach the journal.
+  await runtime.drainEvents();
   // The file itself, so this also works after the runtime has closed its journal.
   return readFileSync(join(runtime.layout.eventsDir, 'events.jsonl'), 'utf8')
     .split('\n')

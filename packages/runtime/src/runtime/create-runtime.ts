@@ -87,6 +87,7 @@ export function createRuntime(options: CreateRuntimeOptions): Runtime {
         ? undefined
         : runtime.containment;
     },
+    drainEvents: () => runtime.drainEvents(),
     recentEvents: (limit) => runtime.recentEvents(limit),
     updateLock: (fields) => runtime.updateLock(fields),
     get layout() {

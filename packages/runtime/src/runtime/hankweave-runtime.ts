@@ -185,14 +185,14 @@ export class HankweaveRuntime {
     await this.#exec?.lock.update(fields);
   }
 
-  /**
-   * The newest `limit` journaled events and the journal's total, once every event emitted before
-   * the call is published and appended (a new client's history: see `RuntimePort`).
-   */
-  async recentEvents(limit: number): Promise<RecentEvents> {
-    const { journal, bus } = this.context;
-    await bus.drain();
-    return journal.getMostRecentEvents(limit);
+  /** Resolves once every event emitted so far is published and in the journal (`RuntimePort`). */
+  async drainEvents(): Promise<void> {
+    await this.context.bus.drain();
+  }
+
+  /** The newest `limit` journaled events and the journal's total, as they are now (`RuntimePort`). */
+  recentEvents(limit: number): Promise<RecentEvents> {
+    return this.context.journal.getMostRecentEvents(limit);
   }
 
   /** Resolves once every event emitted so far is published (see `EventBus`). */

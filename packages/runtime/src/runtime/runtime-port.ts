@@ -37,9 +37,14 @@ export interface RuntimePort {
   /** Every journaled event, in order, as it is published; returns the unsubscribe function. */
   on(listener: EventListener): () => void;
   /**
-   * The newest `limit` journaled events (oldest first) and the journal's total, read once every
-   * event emitted before the call is in the journal: a new client's history, which the live
-   * events then continue without a gap.
+   * Resolves once every event emitted before the call is published and in the journal. A new
+   * client's history is read after it, so the live events continue that history without a gap.
+   */
+  drainEvents(): Promise<void>;
+  /**
+   * The newest `limit` journaled events (oldest first) and the journal's total, as the journal
+   * holds them now (call {@link drainEvents} first for the events already emitted). Apart from the
+   * wait, so a reader can size `limit` by what arrived meanwhile.
    * @throws {JournalError} JOURNAL_CLOSED once the runtime has closed its journal.
    */
   recentEvents(limit: number): Promise<RecentEvents>;
