@@ -1,19 +1,12 @@
-import { stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import {
-  type AgentEvent,
   type AgentHarness,
-  AgentLogPipeline,
-  type AgentOutcome,
-  AgentProcess,
   type AgentSession,
   type AgentStartOptions,
   buildAgentEnv,
-  DEFAULT_IDLE_TIMEOUT_MS,
+  checkWorkingDirectory,
   extendSandboxPolicy,
-  HarnessError,
-  IdleWatchdog,
-  killOnAbort,
+  ProcessSession,
   type SandboxPolicy,
   validateStartOptions,
 } from '@hankweave/harness';
@@ -45,11 +38,11 @@ export interface ClaudeCodeHarnessOptions {
   isRoot?: boolean;
 }
 
-const DEFAULT_KILL_GRACE_MS = 5000;
-
 /**
  * Runs the Claude Code CLI as a child process in stream-json mode, one process per attempt. Every
- * stdout line is stamped and appended to the agent log, then parsed into events.
+ * stdout line is stamped and appended to the agent log as it is, then parsed into events. The
+ * process, the log, the idle watchdog and the stop are the harness's `ProcessSession`; this class
+ * is Claude Code's command line, environment and sandbox.
  */
 export class ClaudeCodeHarness implements AgentHarness {
   readonly name = 'claude-code';
@@ -81,12 +74,7 @@ export class ClaudeCodeHarness implements AgentHarness {
 
   async start(options: AgentStartOptions): Promise<AgentSession> {
     validateStartOptions(options);
-    const cwdInfo = await stat(options.cwd).catch(() => undefined);
-    if (!cwdInfo?.isDirectory()) {
-      throw new HarnessError('HARNESS_INVALID_OPTIONS', `cwd is not a directory: ${options.cwd}`, {
-        details: { cwd: options.cwd },
-      });
-    }
+    await checkWorkingDirectory(options.cwd);
     const baseEnv = this.options.baseEnv ?? process.env;
     const env = buildAgentEnv({
       baseEnv,
@@ -101,13 +89,14 @@ export class ClaudeCodeHarness implements AgentHarness {
       baseEnv,
     });
     const binary = await this.resolveBinary();
-    return ClaudeCodeSession.start({
+    // Claude Code writes Claude-format lines itself: no translation, the harness's idle time.
+    return ProcessSession.start({
       options,
       command: binary.path,
       args: buildClaudeArgs(options, this.options.extraArgs),
       env,
       ...(options.sandbox && { sandbox: claudeSandbox(options.sandbox, env, binary.path) }),
-      killGraceMs: this.options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
+      ...(this.options.killGraceMs !== undefined && { killGraceMs: this.options.killGraceMs }),
       ...(this.options.models !== undefined && { models: this.options.models }),
     });
   }
@@ -153,100 +142,3 @@ const CONFIG_DIR_PROTECTED = [
   'hooks',
   'output-styles',
 ];
-
-/** One running Claude Code process and its log. */
-class ClaudeCodeSession implements AgentSession {
-  readonly logPath: string;
-  readonly outcome: Promise<AgentOutcome>;
-  private killed = false;
-  private timedOut = false;
-
-  private constructor(
-    private readonly pipeline: AgentLogPipeline,
-    private readonly process: AgentProcess,
-    private readonly watchdog: IdleWatchdog | undefined,
-    private readonly killGraceMs: number,
-    options: AgentStartOptions,
-  ) {
-    this.logPath = options.logPath;
-    this.outcome = process.exited.then((exit) => {
-      this.watchdog?.stop();
-      return pipeline.finish({ ...exit, killed: this.killed, timedOut: this.timedOut });
-    });
-  }
-
-  static async start(input: {
-    options: AgentStartOptions;
-    command: string;
-    args: string[];
-    env: Record<string, string>;
-    killGraceMs: number;
-    models?: ModelCatalog;
-    sandbox?: SandboxPolicy;
-  }): Promise<ClaudeCodeSession> {
-    const { options } = input;
-    let session: ClaudeCodeSession | undefined;
-    const pipeline = await AgentLogPipeline.open(options, {
-      ...(input.models !== undefined && { models: input.models }),
-      onEvent: (event: AgentEvent) => session?.onEvent(event),
-      // The log is the source of truth: an agent we cannot log must not go on.
-      onCrash: () => void session?.stop(),
-    });
-    let watchdog: IdleWatchdog | undefined;
-    let agent: AgentProcess;
-    try {
-      agent = await AgentProcess.spawn({
-        command: input.command,
-        args: input.args,
-        cwd: options.cwd,
-        env: input.env,
-        ...(input.sandbox && { sandbox: input.sandbox }),
-        stdin: options.prompt,
-        stdout: (line) => {
-          watchdog?.touch();
-          pipeline.stdout(line);
-        },
-        stderr: (line) => pipeline.stderr(line),
-      });
-    } catch (error) {
-      await pipeline.finish({ exitCode: null, killed: false, timedOut: false });
-      throw error;
-    }
-    const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-    watchdog = new IdleWatchdog(idleTimeoutMs, () => session?.onIdle(idleTimeoutMs));
-    session = new ClaudeCodeSession(pipeline, agent, watchdog, input.killGraceMs, options);
-    killOnAbort(session, options.signal);
-    return session;
-  }
-
-  get pid(): number {
-    return this.process.pid;
-  }
-
-  get events(): AsyncIterable<AgentEvent> {
-    return this.pipeline.events;
-  }
-
-  async kill(reason?: string): Promise<void> {
-    if (!this.killed) this.pipeline.noteKill(reason);
-    await this.stop('killed');
-  }
-
-  private async stop(flag?: 'killed' | 'timedOut'): Promise<void> {
-    if (flag !== undefined) this[flag] = true;
-    this.watchdog?.stop();
-    await this.process.terminate(this.killGraceMs);
-    await this.outcome;
-  }
-
-  private onEvent(event: AgentEvent): void {
-    // The agent would hang on after its own API timeout; reference §4.5 stops it.
-    if (event.type === 'api.timeout') void this.stop('timedOut');
-  }
-
-  private onIdle(idleTimeoutMs: number): void {
-    this.timedOut = true;
-    this.pipeline.noteIdleTimeout(idleTimeoutMs);
-    void this.stop('timedOut');
-  }
-}

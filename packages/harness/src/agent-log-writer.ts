@@ -3,6 +3,7 @@ import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { errnoCode } from '@hankweave/durable-io';
 import { HarnessError } from './errors.js';
+import { stderrLine, stdoutTextLine } from './log-lines/harness-log-lines.js';
 
 /**
  * The error of a failed open or write of the agent log. The errno goes into the message as
@@ -43,10 +44,10 @@ export function stampStdoutLine(line: string, timestamp: string): string {
   try {
     parsed = JSON.parse(text);
   } catch {
-    return JSON.stringify({ type: 'stdout', timestamp, text });
+    return JSON.stringify(stdoutTextLine(text, timestamp));
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    return JSON.stringify({ type: 'stdout', timestamp, text });
+    return JSON.stringify(stdoutTextLine(text, timestamp));
   }
   const trimmed = text.trim();
   if (hasOwnTimestamp(parsed)) return trimmed;
@@ -57,20 +58,7 @@ export function stampStdoutLine(line: string, timestamp: string): string {
 
 /** The log form of one stderr line: `{"type":"stderr","timestamp","message"}`. */
 export function stderrLogLine(message: string, timestamp: string): string {
-  return JSON.stringify({ type: 'stderr', timestamp, message });
-}
-
-/**
- * The note the harness writes before it stops an agent on purpose, so that the log (and a replay
- * of it) says the attempt was killed: `{"type":"harness","subtype":"killed","timestamp","reason"}`.
- */
-export function killNoteLogLine(reason: string | undefined, timestamp: string): string {
-  return JSON.stringify({
-    type: 'harness',
-    subtype: 'killed',
-    timestamp,
-    reason: reason ?? 'kill',
-  });
+  return JSON.stringify(stderrLine(message, timestamp));
 }
 
 /**

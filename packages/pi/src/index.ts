@@ -1,6 +1,5 @@
 // Public surface of @hankweave/pi: named exports only.
 
-export { PI_BUSY_TIMEOUT_MS, PI_DEFAULT_IDLE_TIMEOUT_MS } from './busy-idle-watchdog.js';
 export {
   PI_BUILT_IN_PROVIDERS,
   PI_DEFAULT_API,
@@ -10,6 +9,7 @@ export {
 } from './pi-api.js';
 export { buildPiArgs, PI_TOOLS, type PiArgsInput } from './pi-args.js';
 export { createPiHarness, PiHarness, type PiHarnessOptions } from './pi-harness.js';
+export { PI_BUSY_TIMEOUT_MS, PI_DEFAULT_IDLE_TIMEOUT_MS } from './pi-idle-times.js';
 export { type PiModel, resolvePiModel } from './pi-model.js';
 export { PI_PACKAGE, resolvePiCli } from './resolve-pi-cli.js';
 export {

@@ -1,28 +1,20 @@
-import { stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import {
-  type AgentEvent,
   type AgentHarness,
-  AgentLogPipeline,
-  type AgentOutcome,
-  AgentProcess,
   type AgentSession,
   type AgentStartOptions,
+  BusyFloorAllowance,
+  checkWorkingDirectory,
   extendSandboxPolicy,
-  HarnessError,
-  killOnAbort,
+  ProcessSession,
   type SandboxPolicy,
   validateStartOptions,
 } from '@hankweave/harness';
 import { defaultModelCatalog, type ModelCatalog } from '@hankweave/types';
-import {
-  BusyIdleWatchdog,
-  PI_BUSY_TIMEOUT_MS,
-  PI_DEFAULT_IDLE_TIMEOUT_MS,
-} from './busy-idle-watchdog.js';
 import { writePiAgentDir } from './pi-agent-dir.js';
 import { buildPiArgs } from './pi-args.js';
 import { buildPiEnvironment } from './pi-environment.js';
+import { PI_BUSY_TIMEOUT_MS, PI_DEFAULT_IDLE_TIMEOUT_MS } from './pi-idle-times.js';
 import { PiLogTranslator } from './pi-log-translator.js';
 import { resolvePiModel } from './pi-model.js';
 import { resolvePiCli } from './resolve-pi-cli.js';
@@ -67,12 +59,11 @@ export interface PiHarnessOptions {
   models?: ModelCatalog;
 }
 
-const DEFAULT_KILL_GRACE_MS = 5000;
-
 /**
  * The Pi adapter of the agent spec: runs the Pi coding agent (`@mariozechner/pi-coding-agent`)
- * as a child process in JSON mode, one process per attempt, and writes its lines, translated into
- * the Claude-style log, through the shared agent-log pipeline.
+ * as a child process in JSON mode, one process per attempt, its lines translated into the
+ * Claude-style log. The process, the log, the idle watchdog and the stop are the harness's
+ * `ProcessSession`; this adapter is Pi's command line, environment, config and translation.
  */
 export function createPiHarness(options: PiHarnessOptions = {}): AgentHarness {
   return new PiHarness(options);
@@ -100,12 +91,7 @@ export class PiHarness implements AgentHarness {
 
   async start(options: AgentStartOptions): Promise<AgentSession> {
     validateStartOptions(options);
-    const cwdInfo = await stat(options.cwd).catch(() => undefined);
-    if (!cwdInfo?.isDirectory()) {
-      throw new HarnessError('HARNESS_INVALID_OPTIONS', `cwd is not a directory: ${options.cwd}`, {
-        details: { cwd: options.cwd },
-      });
-    }
+    await checkWorkingDirectory(options.cwd);
     const catalog = this.options.models ?? defaultModelCatalog;
     const model = resolvePiModel(options.model, {
       catalog,
@@ -143,19 +129,34 @@ export class PiHarness implements AgentHarness {
       },
       this.options.extraArgs,
     );
+    // Pi prints nothing while a tool runs: its translation tells the watchdog's allowance.
+    const busy = new BusyFloorAllowance(this.options.busyTimeoutMs ?? PI_BUSY_TIMEOUT_MS);
     try {
-      return await PiSession.start({
+      return await ProcessSession.start({
         options,
-        cli,
-        args,
+        command: process.execPath,
+        label: `Pi (${cli})`,
+        args: [cli, ...args],
         env,
-        catalog,
-        killGraceMs: this.options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
-        busyTimeoutMs: this.options.busyTimeoutMs ?? PI_BUSY_TIMEOUT_MS,
-        cleanup: dir.remove,
         ...(options.sandbox && { sandbox: piSandbox(options.sandbox, agentRoot, cli, env) }),
+        ...(this.options.killGraceMs !== undefined && { killGraceMs: this.options.killGraceMs }),
+        models: catalog,
+        defaultIdleTimeoutMs: PI_DEFAULT_IDLE_TIMEOUT_MS,
+        idleAllowance: (idleTimeoutMs) => busy.for(idleTimeoutMs),
+        translate: (log) =>
+          new PiLogTranslator({
+            model: options.model,
+            cwd: options.cwd,
+            catalog,
+            write: log.stdout,
+            unreadable: log.stderr,
+            toolStarted: (id) => busy.toolStarted(id),
+            toolEnded: (id) => busy.toolEnded(id),
+          }),
+        cleanup: dir.remove,
       });
     } catch (error) {
+      // The session cleans up once the agent has exited; a start that failed is ours to clean.
       await dir.remove().catch(() => undefined);
       throw error;
     }
@@ -179,146 +180,4 @@ export function piSandbox(
     // dist/cli.js → the package directory, with its node_modules beside it.
     readable: [dirname(dirname(cli)), dirname(process.execPath), ...home],
   });
-}
-
-/** One running Pi process and its log. */
-class PiSession implements AgentSession {
-  readonly logPath: string;
-  readonly outcome: Promise<AgentOutcome>;
-  private killed = false;
-  private timedOut = false;
-
-  private constructor(
-    private readonly pipeline: AgentLogPipeline,
-    private readonly process: AgentProcess,
-    private readonly watchdog: BusyIdleWatchdog,
-    private readonly killGraceMs: number,
-    translator: PiLogTranslator,
-    cleanup: () => Promise<void>,
-    options: AgentStartOptions,
-  ) {
-    this.logPath = options.logPath;
-    this.outcome = process.exited.then(async (exit) => {
-      this.watchdog.stop();
-      translator.finish();
-      await pipeline.drain();
-      await cleanup().catch(() => undefined);
-      return pipeline.finish({
-        ...exit,
-        exitCode: reportedExitCode(exit.exitCode, exit.signal, pipeline),
-        killed: this.killed,
-        timedOut: this.timedOut,
-      });
-    });
-  }
-
-  static async start(input: {
-    options: AgentStartOptions;
-    cli: string;
-    args: string[];
-    env: Record<string, string>;
-    catalog: ModelCatalog;
-    killGraceMs: number;
-    busyTimeoutMs: number;
-    cleanup: () => Promise<void>;
-    sandbox?: SandboxPolicy;
-  }): Promise<PiSession> {
-    const { options } = input;
-    let session: PiSession | undefined;
-    const pipeline = await AgentLogPipeline.open(options, {
-      models: input.catalog,
-      // The log is the source of truth: an agent we cannot log must not go on. Not a kill: the
-      // write error is the failure reason of the outcome.
-      onCrash: () => void session?.stop(),
-    });
-    const idleTimeoutMs = options.idleTimeoutMs ?? PI_DEFAULT_IDLE_TIMEOUT_MS;
-    const watchdog = new BusyIdleWatchdog(idleTimeoutMs, input.busyTimeoutMs, () =>
-      session?.onIdle(idleTimeoutMs),
-    );
-    const translator = new PiLogTranslator({
-      model: options.model,
-      cwd: options.cwd,
-      catalog: input.catalog,
-      write: (line) => pipeline.stdout(line),
-      unreadable: (line) => pipeline.stderr(line),
-      toolStarted: (id) => watchdog.toolStarted(id),
-      toolEnded: (id) => watchdog.toolEnded(id),
-    });
-    let agent: AgentProcess;
-    try {
-      agent = await AgentProcess.spawn({
-        command: process.execPath,
-        label: `Pi (${input.cli})`,
-        args: [input.cli, ...input.args],
-        cwd: options.cwd,
-        env: input.env,
-        ...(input.sandbox && { sandbox: input.sandbox }),
-        stdin: options.prompt,
-        stdout: (line) => {
-          watchdog.touch();
-          translator.push(line);
-        },
-        stderr: (line) => pipeline.stderr(line),
-      });
-    } catch (error) {
-      watchdog.stop();
-      await pipeline.finish({ exitCode: null, killed: false, timedOut: false });
-      throw error;
-    }
-    session = new PiSession(
-      pipeline,
-      agent,
-      watchdog,
-      input.killGraceMs,
-      translator,
-      input.cleanup,
-      options,
-    );
-    killOnAbort(session, options.signal);
-    return session;
-  }
-
-  get pid(): number {
-    return this.process.pid;
-  }
-
-  get events(): AsyncIterable<AgentEvent> {
-    return this.pipeline.events;
-  }
-
-  async kill(reason?: string): Promise<void> {
-    if (!this.killed) {
-      this.killed = true;
-      this.pipeline.noteKill(reason);
-    }
-    await this.stop();
-  }
-
-  /** Stops the agent without noting a kill (a crash of the log, the idle watchdog). */
-  async stop(): Promise<void> {
-    this.watchdog.stop();
-    await this.process.terminate(this.killGraceMs);
-    await this.outcome;
-  }
-
-  private onIdle(idleTimeoutMs: number): void {
-    this.timedOut = true;
-    this.pipeline.noteIdleTimeout(idleTimeoutMs);
-    void this.stop();
-  }
-}
-
-/**
- * Pi exits 0 even when its last request failed; the log then ends in an error result. Report
- * exit code 1 for it, as Claude Code does, so the outcome (and a replay of the log, which derives
- * the code from the result) says the attempt failed.
- */
-function reportedExitCode(
-  exitCode: number | null,
-  signal: NodeJS.Signals | undefined,
-  pipeline: AgentLogPipeline,
-): number | null {
-  const state = pipeline.state;
-  const failed = state.errorResultText !== undefined && !state.successResult;
-  return exitCode === 0 && signal === undefined && failed ? 1 : exitCode;
 }

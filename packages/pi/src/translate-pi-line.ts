@@ -1,18 +1,32 @@
 // Pi's `--mode json` lines → the Claude-style agent-log records `@hankweave/harness` parses
 // (reference §4.3: "Pi events are translated into Claude-style system / assistant / user /
 // result JSONL records"). Pure: the state goes in and comes out, nothing is mutated, so each Pi
-// line can be unit-tested against the records it must produce.
+// line can be unit-tested against the records it must produce. The records are built by the
+// harness's typed Claude log line builders, so they have the shape the parser reads.
+
+import {
+  apiRetryLine,
+  assistantLine,
+  compactBoundaryLine,
+  resultLine,
+  systemInitLine,
+  toolResultLine,
+} from '@hankweave/harness';
+import type { AgentContentBlock, AgentLogLine } from '@hankweave/types';
 
 /** One Claude-style agent-log record (without the `timestamp` the log writer stamps on). */
-export type ClaudeRecord = Record<string, unknown> & { type: string };
+export type ClaudeRecord = AgentLogLine;
 
-/** Claude-style token usage, as the harness parser reads it. */
-export interface ClaudeUsage {
+/**
+ * Claude-style token usage, as the harness parser reads it. A type, not an interface: it must be
+ * assignable to the loose `AgentUsage` of the typed lines (an interface has no index signature).
+ */
+export type ClaudeUsage = {
   input_tokens: number;
   output_tokens: number;
   cache_read_input_tokens: number;
   cache_creation_input_tokens: number;
-}
+};
 
 /** What the translation of one Pi process knows so far. Create with {@link initialPiTranslation}. */
 export interface PiTranslationState {
@@ -95,9 +109,7 @@ export function translatePiLine(state: PiTranslationState, line: PiLine): PiTran
       if (line.reason !== 'overflow') return { state, records: [] };
       return {
         state: { ...state, overflow: true },
-        records: [
-          { type: 'system', subtype: 'compact_boundary', session_id: state.sessionId ?? '' },
-        ],
+        records: [compactBoundaryLine({ sessionId: state.sessionId ?? '' })],
       };
     default:
       return { state, records: [] };
@@ -113,20 +125,16 @@ export function finishPiTranslation(state: PiTranslationState, price: PriceUsage
   if (!state.ended || state.resultWritten) return { state, records: [] };
   const usage = state.usage;
   const cost = price(state.model, usage) ?? (state.piCost > 0 ? state.piCost : undefined);
-  const base = {
-    type: 'result',
-    num_turns: state.messageCount,
-    duration_ms: 0,
-    duration_api_ms: 0,
-    session_id: state.sessionId ?? '',
-    usage,
-    ...(cost !== undefined && { total_cost_usd: cost }),
-  };
   const error = state.lastError;
-  const record: ClaudeRecord =
-    error === undefined
-      ? { ...base, subtype: 'success', is_error: false, result: state.lastText ?? '' }
-      : { ...base, subtype: 'error', is_error: true, result: errorText(error, state.overflow) };
+  const record = resultLine({
+    ...(error === undefined
+      ? { subtype: 'success', isError: false, result: state.lastText ?? '' }
+      : { subtype: 'error', isError: true, result: errorText(error, state.overflow) }),
+    sessionId: state.sessionId ?? '',
+    numTurns: state.messageCount,
+    usage,
+    ...(cost !== undefined && { totalCostUsd: cost }),
+  });
   return { state: { ...state, resultWritten: true }, records: [record] };
 }
 
@@ -137,14 +145,12 @@ function onSession(state: PiTranslationState, line: PiLine): PiTranslation {
   return {
     state: { ...state, sessionId },
     records: [
-      {
-        type: 'system',
-        subtype: 'init',
-        session_id: sessionId,
+      systemInitLine({
+        sessionId,
         model: state.model,
         ...(cwd !== undefined && { cwd }),
         agent: 'pi',
-      },
+      }),
     ],
   };
 }
@@ -190,24 +196,19 @@ function onAssistant(state: PiTranslationState, message: Record<string, unknown>
   return {
     state: { ...next, messageCount },
     records: [
-      {
-        type: 'assistant',
-        session_id: state.sessionId ?? '',
-        message: {
-          id,
-          type: 'message',
-          role: 'assistant',
-          model: state.model,
-          content,
-          stop_reason: claudeStopReason(message.stopReason),
-          usage,
-        },
-      },
+      assistantLine({
+        sessionId: state.sessionId ?? '',
+        id,
+        model: state.model,
+        content,
+        stopReason: claudeStopReason(message.stopReason),
+        usage,
+      }),
     ],
   };
 }
 
-function claudeBlock(block: PiBlock): ClaudeRecord[] {
+function claudeBlock(block: PiBlock): AgentContentBlock[] {
   if (block.type === 'text' && typeof block.text === 'string') {
     return block.text === '' ? [] : [{ type: 'text', text: block.text }];
   }
@@ -227,45 +228,37 @@ function claudeBlock(block: PiBlock): ClaudeRecord[] {
   return [];
 }
 
-function toolResultRecord(state: PiTranslationState, message: Record<string, unknown>) {
+function toolResultRecord(
+  state: PiTranslationState,
+  message: Record<string, unknown>,
+): ClaudeRecord {
   const parts = Array.isArray(message.content) ? (message.content as PiBlock[]) : [];
-  const content = parts.flatMap((part) =>
+  const content = parts.flatMap((part): AgentContentBlock[] =>
     part.type === 'text' && typeof part.text === 'string'
       ? [{ type: 'text', text: part.text }]
       : part.type === 'image'
         ? [{ type: 'text', text: '[image]' }]
         : [],
   );
-  return {
-    type: 'user',
-    session_id: state.sessionId ?? '',
-    message: {
-      role: 'user',
-      content: [
-        {
-          type: 'tool_result',
-          tool_use_id: String(message.toolCallId ?? ''),
-          content,
-          is_error: message.isError === true,
-        },
-      ],
-    },
-  };
+  return toolResultLine({
+    sessionId: state.sessionId ?? '',
+    toolUseId: String(message.toolCallId ?? ''),
+    content,
+    isError: message.isError === true,
+  });
 }
 
 function retryRecord(state: PiTranslationState, line: PiLine): ClaudeRecord {
   const error = typeof line.errorMessage === 'string' ? line.errorMessage : undefined;
   const status = error === undefined ? undefined : /^(\d{3})\b/.exec(error)?.[1];
-  return {
-    type: 'system',
-    subtype: 'api_retry',
-    session_id: state.sessionId ?? '',
+  return apiRetryLine({
+    sessionId: state.sessionId ?? '',
     ...(typeof line.attempt === 'number' && { attempt: line.attempt }),
-    ...(typeof line.maxAttempts === 'number' && { max_retries: line.maxAttempts }),
-    ...(typeof line.delayMs === 'number' && { retry_delay_ms: line.delayMs }),
-    ...(status !== undefined && { error_status: Number(status) }),
+    ...(typeof line.maxAttempts === 'number' && { maxRetries: line.maxAttempts }),
+    ...(typeof line.delayMs === 'number' && { retryDelayMs: line.delayMs }),
+    ...(status !== undefined && { errorStatus: Number(status) }),
     ...(error !== undefined && { error }),
-  };
+  });
 }
 
 function errorText(error: string, overflow: boolean): string {

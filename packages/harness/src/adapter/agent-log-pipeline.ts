@@ -1,33 +1,12 @@
 import type { ModelCatalog } from '@hankweave/types';
 import type { AgentEvent } from '../agent-event.js';
 import type { AgentOutcome, AgentStartOptions } from '../agent-harness.js';
-import {
-  AgentLogWriter,
-  killNoteLogLine,
-  stampStdoutLine,
-  stderrLogLine,
-} from '../agent-log-writer.js';
-import { deriveFailureReason } from '../classify/derive-failure-reason.js';
+import { AgentLogWriter, stampStdoutLine, stderrLogLine } from '../agent-log-writer.js';
 import { EventChannel } from '../internal/event-channel.js';
+import { idleTimeoutResultLine, killNoteLine } from '../log-lines/harness-log-lines.js';
 import { AgentLogParser } from '../parser/agent-log-parser.js';
 import type { AgentLogParserOptions, AgentLogState } from '../parser/agent-log-state.js';
-import {
-  IDLE_TIMEOUT_MESSAGE_PREFIX,
-  idleTimeoutMessage,
-  idleTimeoutResultLine,
-} from './idle-timeout.js';
-
-/** How the agent ended, as its process (or a replay) saw it: the input of `finish()`. */
-export interface AgentExit {
-  /** The exit code; null when a signal ended it. */
-  exitCode: number | null;
-  /** The signal that ended it, also when it trapped the signal and exited with 128 + n. */
-  signal?: NodeJS.Signals;
-  /** Stopped by `kill()` or the abort signal. */
-  killed: boolean;
-  /** Stopped by the idle watchdog (or the agent's own API timeout). */
-  timedOut: boolean;
-}
+import { type AgentExit, agentOutcome } from './classify-exit.js';
 
 /** Options of {@link AgentLogPipeline.open}. */
 export interface AgentLogPipelineOptions {
@@ -130,7 +109,7 @@ export class AgentLogPipeline {
    * it) ends `killed`. Call it once, before stopping the agent.
    */
   noteKill(reason: string | undefined): void {
-    this.append(killNoteLogLine(reason, new Date().toISOString()));
+    this.append(JSON.stringify(killNoteLine(reason, new Date().toISOString())));
   }
 
   /**
@@ -139,13 +118,12 @@ export class AgentLogPipeline {
    * agent and report `timedOut: true`.
    */
   noteIdleTimeout(idleTimeoutMs: number): void {
-    this.append(
-      idleTimeoutResultLine({
-        message: idleTimeoutMessage(idleTimeoutMs),
-        sessionId: this.parser.state.sessionId,
-        timestamp: new Date().toISOString(),
-      }),
-    );
+    const line = idleTimeoutResultLine({
+      idleTimeoutMs,
+      sessionId: this.parser.state.sessionId,
+      timestamp: new Date().toISOString(),
+    });
+    this.append(JSON.stringify(line));
   }
 
   /** Resolves when every line handed over so far is written and parsed (then `state` has it). */
@@ -175,38 +153,12 @@ export class AgentLogPipeline {
     await this.drain();
     for (const event of this.parser.finish()) this.emit(event);
     await this.writer.close();
-    const state = this.parser.state;
-    const final = this.parser.finalCost();
-    const failureReason = deriveFailureReason({
-      ...(state.errorResultText !== undefined && { errorResultText: state.errorResultText }),
+    const outcome = agentOutcome({
+      exit,
+      state: this.parser.state,
+      final: this.parser.finalCost(),
       ...(this.crashMessage !== undefined && { crashMessage: this.crashMessage }),
-      syntheticTimeout: state.syntheticTimeout,
-      sessionEstablished: state.sessionId !== undefined,
-      successResult: state.successResult,
-      exitCode: exit.exitCode,
-      killed: exit.killed || state.killNoted,
-      contextExceeded: state.contextExceeded,
     });
-    const outcome: AgentOutcome = {
-      exitCode: exit.exitCode,
-      resultReceived: state.resultReceived,
-      finalCost: final.finalCost,
-      finalTokens: final.finalTokens,
-      contextExceeded: state.contextExceeded,
-      killed: exit.killed || state.killNoted,
-      // A replayed log carries the watchdog's synthetic result; the outcome says so too.
-      timedOut:
-        exit.timedOut ||
-        state.syntheticTimeout ||
-        (state.errorResultText?.startsWith(IDLE_TIMEOUT_MESSAGE_PREFIX) ?? false),
-      assistantMessageCount: state.assistantMessageCount,
-    };
-    if (exit.signal !== undefined) outcome.signal = exit.signal;
-    if (state.sessionId !== undefined) outcome.sessionId = state.sessionId;
-    if (final.modelUsage) outcome.modelUsage = final.modelUsage;
-    if (failureReason) outcome.failureReason = failureReason;
-    if (state.errorResultText !== undefined) outcome.errorResultText = state.errorResultText;
-    if (state.successResultText !== undefined) outcome.resultText = state.successResultText;
     this.channel.close();
     return outcome;
   }

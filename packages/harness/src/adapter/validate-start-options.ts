@@ -1,6 +1,6 @@
 import type { AgentStartOptions } from '../agent-harness.js';
 import { HarnessError } from '../errors.js';
-import { MAX_IDLE_TIMEOUT_MS } from './idle-timeout.js';
+import { MAX_IDLE_TIMEOUT_MS } from './idle-watchdog.js';
 
 /**
  * Checks what every harness needs before it starts anything.

@@ -1,7 +1,7 @@
 import { sleep } from '@hankweave/durable-io';
 import type { ModelCatalog } from '@hankweave/types';
 import { AgentLogPipeline } from '../adapter/agent-log-pipeline.js';
-import { DEFAULT_IDLE_TIMEOUT_MS, IdleWatchdog } from '../adapter/idle-timeout.js';
+import { DEFAULT_IDLE_TIMEOUT_MS, IdleWatchdog } from '../adapter/idle-watchdog.js';
 import { killOnAbort } from '../adapter/kill-on-abort.js';
 import type { AgentEvent } from '../agent-event.js';
 import type { AgentOutcome, AgentSession, AgentStartOptions } from '../agent-harness.js';

@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type AgentContentBlock,
+  type AgentLogLine,
+  type AgentUsage,
   addTokenUsage,
   defaultModelCatalog,
   emptyTokenUsage,
@@ -37,7 +40,7 @@ function usageOf(turn: FakeTurn): TokenUsage {
   return { ...emptyTokenUsage(), ...given };
 }
 
-function apiUsage(usage: TokenUsage) {
+function apiUsage(usage: TokenUsage): AgentUsage {
   return {
     input_tokens: usage.inputTokens,
     output_tokens: usage.outputTokens,
@@ -59,7 +62,7 @@ export function buildAgentLog(
   const sessionId = scenario.sessionId ?? randomUUID();
   const model = scenario.model ?? 'claude-sonnet-4-5';
   const common = { parent_tool_use_id: null, session_id: sessionId };
-  const lines: object[] = [
+  const lines: AgentLogLine[] = [
     {
       type: 'system',
       subtype: 'init',
@@ -77,7 +80,7 @@ export function buildAgentLog(
     total = addTokenUsage(total, usage);
     const id = `msg_fake_${String(index + 1).padStart(4, '0')}`;
     const toolUseId = `toolu_fake_${index + 1}`;
-    const blocks: object[] = [];
+    const blocks: AgentContentBlock[] = [];
     if (turn.thinking !== undefined)
       blocks.push({ type: 'thinking', thinking: turn.thinking, signature: 'fake' });
     if (turn.text !== undefined) blocks.push({ type: 'text', text: turn.text });
