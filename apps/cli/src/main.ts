@@ -1,4 +1,4 @@
-import { type Command, CommanderError } from 'commander';
+import { CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { CliError } from './output/cli-error.js';
 import { commandHint } from './output/command-hint.js';
 import { BUG_HINT } from './output/error-hints.js';
@@ -20,7 +20,7 @@ export async function main(
   const program = buildProgram(terminal, cliVersion(), (result) => {
     code = result;
   });
-  const usage: { command?: Command } = {};
+  const usage: { command?: CommandUnknownOpts } = {};
   routeUsageErrors(program, usage);
   try {
     await program.parseAsync(argv);
@@ -39,7 +39,10 @@ export async function main(
  * only recorded, with the command they belong to, and `main` reports them like every other error:
  * `Error: ...`, then a `→` line naming the help of that command.
  */
-function routeUsageErrors(command: Command, usage: { command?: Command }): void {
+function routeUsageErrors(
+  command: CommandUnknownOpts,
+  usage: { command?: CommandUnknownOpts },
+): void {
   command.configureOutput({
     outputError: () => {
       usage.command = command;
@@ -50,16 +53,20 @@ function routeUsageErrors(command: Command, usage: { command?: Command }): void 
 }
 
 /** The words of `command` after the program name: `['events']` for `hankweave events`. */
-function commandPath(command: Command): string[] {
+function commandPath(command: CommandUnknownOpts): string[] {
   const words: string[] = [];
-  for (let current: Command | null = command; current?.parent; current = current.parent) {
+  for (
+    let current: CommandUnknownOpts | null = command;
+    current?.parent;
+    current = current.parent
+  ) {
     words.unshift(current.name());
   }
   return words;
 }
 
 /** A commander usage error as a {@link CliError} whose hint is the help of its command. */
-function usageError(error: CommanderError, command: Command): CliError {
+function usageError(error: CommanderError, command: CommandUnknownOpts): CliError {
   const help = `\`${commandHint(...commandPath(command), '--help')}\``;
   // `commander.help` with a non-zero code: the help itself was the message (a missing subcommand).
   if (error.code === 'commander.help') {

@@ -135,7 +135,7 @@ describe.runIf(hasScript())('Ctrl-C and SIGTERM stop a run as interrupted', () =
       expect(resumed.stderr).toBe('');
       expect(resumed.code).toBe(0);
       expect(resumed.stdout).toContain(
-        'Resuming the interrupted codon summarize: its partial work is rolled back to the last successful checkpoint, then it runs again',
+        'Resuming the interrupted codon summarize: its partial work is rolled back to where observe ended, then it runs again',
       );
       expect(resumed.stdout).not.toContain('failed or crashed');
       expect(resumed.stdout).toMatch(/summarize\s+completed in/);

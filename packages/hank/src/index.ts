@@ -1,3 +1,7 @@
+// Public surface of @hankweave/hank: hank semantics, specified once. The reference interpreter
+// (what a hank must do for given outcomes) and validation (what a hank.json may say, checked on
+// disk). Named exports only.
+
 export { type DollarLimits, dollarLimits, type Spend } from './interpreter/budget.js';
 export { interpret } from './interpreter/interpret.js';
 export {
@@ -15,3 +19,12 @@ export {
   type Stop,
   type UserStep,
 } from './interpreter/outcomes.js';
+export {
+  formatJsonPath,
+  HANK_ISSUE_CODES,
+  type HankIssue,
+  type HankIssueCode,
+  type HankValidation,
+} from './validation/hank-issue.js';
+export { checkRefSyntax } from './validation/hank-refs.js';
+export { type ValidateHankOptions, validateHank } from './validation/validate-hank.js';

@@ -26,6 +26,24 @@ export { readExecutionMeta } from './execution/execution-meta.js';
 export type { DataIdentity, ExecutionMatch } from './execution/find-newest-execution.js';
 export { defaultInputCacheDir, inputFileName, storeInputText } from './execution/input-source.js';
 export { type ExecutionLayout, executionLayout } from './execution/layout.js';
+export {
+  type CheckAndRepairOptions,
+  type CheckAndRepairResult,
+  checkAndRepairExecutions,
+  type ExecutionRefusal,
+  type KillExecutionOptions,
+  type KillResult,
+  killExecution,
+  type ListExecutionsOptions,
+  listExecutions,
+  type PruneExecutionsOptions,
+  type PrunePath,
+  type PrunePathKind,
+  type PruneResult,
+  type PruneSkip,
+  pruneExecutions,
+  type SessionSummary,
+} from './executions-admin/index.js';
 export { type BuiltPrompts, buildPrompts, type PromptPaths } from './prompt/prompt-builder.js';
 export type { ReplayPacingOptions } from './replay/execution-replay-harness.js';
 export type { ReplayOptions } from './replay/replay-options.js';
@@ -49,21 +67,3 @@ export {
   SANDBOX_MODES,
   type SandboxMode,
 } from './sandbox/containment.js';
-export {
-  type CheckAndRepairOptions,
-  type CheckAndRepairResult,
-  checkAndRepairSessions,
-  type KillResult,
-  type KillSessionOptions,
-  killSession,
-  type ListSessionsOptions,
-  listSessions,
-  type PrunePath,
-  type PrunePathKind,
-  type PruneResult,
-  type PruneSessionsOptions,
-  type PruneSkip,
-  pruneSessions,
-  type SessionRefusal,
-  type SessionSummary,
-} from './sessions/index.js';

@@ -1,4 +1,6 @@
-// Public surface of @hankweave/types: named exports only.
+// Public surface of @hankweave/types: named exports only. Schemas, errors, the model catalog and
+// closed code lists; hank validation (validateHank) is @hankweave/hank's, which imports this
+// package and never the other way round.
 
 export {
   type AgentAssistantLine,
@@ -113,7 +115,6 @@ export {
   sentinelHistoryFileSchema,
 } from './files/sentinel-history.js';
 export { type WebSocketLogEntry, websocketLogEntrySchema } from './files/websocket-log.js';
-export { hankNameFromPath } from './hank/hank-compat.js';
 export {
   beforeCopyCommandSchema,
   type CodonConfig,
@@ -145,20 +146,7 @@ export {
   type TerminateOn,
   terminateOnSchema,
 } from './hank/hank-config.js';
-export {
-  formatJsonPath,
-  HANK_ISSUE_CODES,
-  type HankIssue,
-  type HankIssueCode,
-  type HankValidation,
-} from './hank/hank-issue.js';
-export { checkRefSyntax } from './hank/hank-refs.js';
-export {
-  describeJsonError,
-  type JsonParseResult,
-  type JsonSyntaxProblem,
-  parseJsonWithLocation,
-} from './hank/json-location.js';
+export { hankNameFromPath } from './hank/hank-name.js';
 export {
   type CodonSentinelEntry,
   codonSentinelEntrySchema,
@@ -175,8 +163,12 @@ export {
   sentinelTriggerSchema,
   structuredOutputSchema,
 } from './hank/sentinel-config.js';
-export { FIELD_TYPO_MAP, suggestKey } from './hank/unknown-key-hints.js';
-export { type ValidateHankOptions, validateHank } from './hank/validate-hank.js';
+export {
+  describeJsonError,
+  type JsonParseResult,
+  type JsonSyntaxProblem,
+  parseJsonWithLocation,
+} from './json/json-location.js';
 export { buildHankJsonSchema, buildSentinelJsonSchema } from './json-schemas.js';
 export {
   costOfUsage,
@@ -290,3 +282,4 @@ export {
   type StateTransitionType,
   stateTransitionSchema,
 } from './state/transitions.js';
+export { FIELD_TYPO_MAP, suggestKey } from './suggest-key.js';

@@ -85,35 +85,6 @@ export function replaceAt(root: unknown, path: (string | number)[], value: unkno
   setOwn(parent, String(path[path.length - 1]), value);
 }
 
-/** How deep objects and arrays nest in `value` (a primitive is 0, `{}` is 1). Iterative. */
-export function nestingDepth(value: unknown): number {
-  let deepest = 0;
-  const pending: [unknown, number][] = [[value, 0]];
-  while (pending.length > 0) {
-    const [node, depth] = pending.pop() as [unknown, number];
-    if (typeof node !== 'object' || node === null) continue;
-    deepest = Math.max(deepest, depth + 1);
-    for (const child of Object.values(node)) pending.push([child, depth + 1]);
-  }
-  return deepest;
-}
-
-/** Values of every kind and characters of text (keys and strings), as validateHank counts them. */
-export function sizeOf(value: unknown): { values: number; chars: number } {
-  let values = 0;
-  let chars = 0;
-  const pending: unknown[] = [value];
-  while (pending.length > 0) {
-    const node = pending.pop();
-    values++;
-    if (typeof node === 'string') chars += node.length;
-    if (typeof node !== 'object' || node === null) continue;
-    if (!Array.isArray(node)) for (const key of Object.keys(node)) chars += key.length;
-    for (const child of Object.values(node)) pending.push(child);
-  }
-  return { values, chars };
-}
-
 /** A value nested `depth` levels: objects `{key: …}` and arrays alternating. */
 export function nested(depth: number, key = 'type'): unknown {
   let value: unknown = 'leaf';

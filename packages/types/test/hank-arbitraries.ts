@@ -7,8 +7,11 @@ import {
 } from '../src/index.js';
 import { PROTOTYPE_KEYS } from './fuzz.js';
 
-// Generators of hank.json inputs for the property tests: valid hanks (built valid by
-// construction, no records, so every object is strict), and structure-aware junk.
+// Generators of hank.json inputs for the property tests of the schemas: valid hanks (built valid
+// by construction, no records, so every object is strict), and structure-aware junk.
+// @hankweave/hank's test/hank-arbitraries.ts has the same generators for validateHank's property
+// tests (plus `hankishRoot`); a package's test helpers stay its own, so a change to validation's
+// generators never rebuilds the packages that depend on types. Keep the two in step.
 
 const text = fc.string({ maxLength: 30 });
 const name = fc.string({ minLength: 1, maxLength: 20 });
@@ -219,20 +222,3 @@ export const hankishValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
       return object;
     }),
 })).value;
-
-/** A root object with the two required fields present, holding junk. */
-export const hankishRoot = fc
-  .record({
-    meta: hankishValue,
-    hank: fc.array(hankishValue, { maxLength: 4 }),
-    extra: fc.dictionary(fc.constantFrom(...FIELD_NAMES, ...PROTOTYPE_KEYS), hankishValue, {
-      maxKeys: 2,
-    }),
-  })
-  .map(({ meta, hank, extra }) => {
-    const root: Record<string, unknown> = { meta, hank };
-    for (const [key, value] of Object.entries(extra)) {
-      Object.defineProperty(root, key, { value, enumerable: true, writable: true });
-    }
-    return root;
-  });

@@ -1,5 +1,6 @@
 import { connectHankweave } from '@hankweave/server/client';
-import { type ExecutionSelector, findExecution, liveLock } from '../execution/find-execution.js';
+import type { ExecutionSelector } from '../execution/execution-options.js';
+import { findExecution, liveLock } from '../execution/find-execution.js';
 import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
 import type { CliEvent } from '../output/describe-event.js';

@@ -1,14 +1,38 @@
-import { type ExecutionSelector, findExecution } from '../execution/find-execution.js';
+import { type CommandUnknownOpts, Option } from '@commander-js/extra-typings';
+import { completeWith } from '../completion/value-sources.js';
+import { withExecutionOptions } from '../execution/execution-options.js';
+import { findExecution } from '../execution/find-execution.js';
 import { openCheckpointsReadOnly } from '../execution/open-inspection.js';
 import { commandHint } from '../output/command-hint.js';
 import { dateTime, fit, shortSha } from '../output/format.js';
 import type { Terminal } from '../output/terminal.js';
+import type { CommandContext, OptionsOf } from './command-context.js';
 
-export interface CheckpointsOptions extends ExecutionSelector {
-  json?: boolean;
-  codon?: string;
-  run?: string;
-  type?: string;
+const declare = (program: CommandUnknownOpts) =>
+  withExecutionOptions(
+    program
+      .command('checkpoints')
+      .description('every checkpoint (type, codon, run, branch, sha, time), newest first'),
+  )
+    .addOption(completeWith(new Option('--codon <id>', 'only checkpoints of this codon'), 'codons'))
+    .addOption(completeWith(new Option('--run <runId>', 'only checkpoints of this run'), 'runs'))
+    .addOption(
+      new Option('--type <type>', 'only checkpoints of this type').choices([
+        'rig-setup',
+        'completed',
+        'error',
+        'skipped',
+        'exit',
+      ]),
+    )
+    .option('--json', 'print one JSON object per checkpoint');
+
+/** The flags of `hankweave checkpoints`, inferred from their declaration. */
+export type CheckpointsOptions = OptionsOf<typeof declare>;
+
+/** Adds `hankweave checkpoints` to `program`. */
+export function register(program: CommandUnknownOpts, { terminal, done }: CommandContext): void {
+  declare(program).action(async (options) => done(await checkpointsCommand(terminal, options)));
 }
 
 /** `hankweave checkpoints`: every checkpoint of every run, newest first. Read-only. */

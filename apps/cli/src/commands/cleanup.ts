@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, rmdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { executionLayout } from '@hankweave/runtime';
 import { type CleanupPlan, planCleanup } from '../cleanup/cleanup-plan.js';
 import { type Removal, removeEmptyParents, removeInside } from '../cleanup/safe-remove.js';
@@ -8,18 +9,43 @@ import {
   type SessionRecords,
   sessionRecordsOf,
 } from '../cleanup/session-records.js';
-import { type ExecutionSelector, findExecution, liveLock } from '../execution/find-execution.js';
+import { withExecutionOptions } from '../execution/execution-options.js';
+import { findExecution, liveLock } from '../execution/find-execution.js';
 import { CliError } from '../output/cli-error.js';
 import { commandHint, shellArg } from '../output/command-hint.js';
 import { fit } from '../output/format.js';
 import { printable } from '../output/printable.js';
 import type { Terminal } from '../output/terminal.js';
 import { askYesNo } from '../run/confirm.js';
+import type { CommandContext, OptionsOf } from './command-context.js';
 
-export interface CleanupOptions extends ExecutionSelector {
-  yes?: boolean;
-  dryRun?: boolean;
-  json?: boolean;
+const declare = (program: CommandUnknownOpts) =>
+  withExecutionOptions(
+    program
+      .command('cleanup')
+      .description(
+        'reset an execution: remove what hankweave created in it (checkpoints, rig copies, state) after a preview',
+      ),
+  )
+    .option('-y, --yes', 'remove without asking')
+    .option('--dry-run', 'only show what would be removed and kept, and what cannot be undone')
+    .option('--json', 'print the plan (and what was removed) as JSON; needs --yes or --dry-run')
+    .addHelpText(
+      'after',
+      `
+Removes only what hankweave created in the execution: .hankweave/ (state, events, checkpoints,
+agent logs), rigArchive/, the link to the data (never the data), the rig copies of the codons
+that ran, and the files of its checkpoints written during the execution. It never follows a
+symlink out of the execution. Commands that ran (rig commands, the agents' shell commands)
+cannot be undone; the preview lists them.`,
+    );
+
+/** The flags of `hankweave cleanup`, inferred from their declaration. */
+export type CleanupOptions = OptionsOf<typeof declare>;
+
+/** Adds `hankweave cleanup` to `program`. */
+export function register(program: CommandUnknownOpts, { terminal, done }: CommandContext): void {
+  declare(program).action(async (options) => done(await cleanupCommand(terminal, options)));
 }
 
 /** How many irreversible actions and kept files the preview lists before a count. */

@@ -1,15 +1,49 @@
+import { Argument, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { DiffEntry } from '@hankweave/checkpoints';
+import { completeWith } from '../completion/value-sources.js';
 import { type ResolvedRef, resolveCheckpointRef } from '../execution/checkpoint-ref.js';
-import { type ExecutionSelector, findExecution } from '../execution/find-execution.js';
+import { withExecutionOptions } from '../execution/execution-options.js';
+import { findExecution } from '../execution/find-execution.js';
 import { openCheckpointsReadOnly, readExecutionState } from '../execution/open-inspection.js';
 import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
 import type { Style, Terminal } from '../output/terminal.js';
+import { collect } from './collect.js';
+import type { CommandContext, OptionsOf } from './command-context.js';
 
-export interface DiffOptions extends ExecutionSelector {
-  nameOnly?: boolean;
-  json?: boolean;
-  path?: string[];
+const declare = (program: CommandUnknownOpts) =>
+  withExecutionOptions(
+    program
+      .command('diff')
+      .description('what changed between two checkpoints (or in one, against its parent)'),
+  )
+    .addArgument(
+      completeWith(
+        new Argument(
+          '<a>',
+          'a checkpoint: sha, codon, or codon:type (type: rig-setup, completed, error, skipped, start, end)',
+        ),
+        'codons',
+      ),
+    )
+    .addArgument(
+      completeWith(
+        new Argument('[b]', 'a second checkpoint (default: compare <a> with its parent)'),
+        'codons',
+      ),
+    )
+    .option('--name-only', 'only the name-status list, no patch')
+    .option('--path <path>', 'only this file or directory (repeatable)', collect)
+    .option('--json', 'print as JSON');
+
+/** The flags of `hankweave diff`, inferred from their declaration. */
+export type DiffOptions = OptionsOf<typeof declare>;
+
+/** Adds `hankweave diff <a> [b]` to `program`. */
+export function register(program: CommandUnknownOpts, { terminal, done }: CommandContext): void {
+  declare(program).action(async (a, b, options) =>
+    done(await diffCommand(terminal, a, b, options)),
+  );
 }
 
 /**

@@ -1,24 +1,78 @@
 import { existsSync } from 'node:fs';
+import { type CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import { sleep } from '@hankweave/durable-io';
 import { type EventJournal, openJournalReadOnly } from '@hankweave/journal';
 import { executionThread } from '@hankweave/state';
-import { JOURNALED_EVENT_TYPES, suggestKey } from '@hankweave/types';
-import { type ExecutionSelector, findExecution } from '../execution/find-execution.js';
+import { EVENT_TYPES, JOURNALED_EVENT_TYPES, suggestKey } from '@hankweave/types';
+import { completeWith } from '../completion/value-sources.js';
+import { withExecutionOptions } from '../execution/execution-options.js';
+import { findExecution } from '../execution/find-execution.js';
 import { journalPath, readExecutionState } from '../execution/open-inspection.js';
 import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
 import { type CliEvent, describeEvent, eventCodonId } from '../output/describe-event.js';
 import { fit } from '../output/format.js';
 import type { Terminal } from '../output/terminal.js';
+import { collect } from './collect.js';
+import type { CommandContext, OptionsOf } from './command-context.js';
 
-export interface EventsOptions extends ExecutionSelector {
-  tail?: string;
-  follow?: boolean;
-  type?: string[];
-  codon?: string[];
-  json?: boolean;
-  /** Poll interval of --follow, in ms. */
+/** What `events --type` takes: every event type, and each family as a prefix (`codon.*`). */
+const EVENT_TYPE_WORDS = [
+  ...EVENT_TYPES,
+  ...new Set(EVENT_TYPES.map((type) => `${type.split('.')[0]}.*`)),
+];
+
+const declare = (program: CommandUnknownOpts) =>
+  withExecutionOptions(
+    program
+      .command('events')
+      .description('the event journal: the last events, filtered; --follow for new ones'),
+  )
+    .option('-n, --tail <count>', 'how many events to show ("all" or 0 for every event)', '20')
+    .option('-f, --follow', 'keep printing new events until Ctrl-C')
+    .addOption(
+      completeWith(
+        new Option(
+          '-t, --type <type>',
+          'only this event type (repeatable, comma-separated, `codon.*` for a prefix)',
+        ).argParser(collect),
+        EVENT_TYPE_WORDS,
+      ),
+    )
+    .addOption(
+      completeWith(
+        new Option(
+          '-c, --codon <id>',
+          'only events of this codon (a loop codon id matches every iteration)',
+        ).argParser(collect),
+        'codons',
+      ),
+    )
+    .option('--json', 'print raw NDJSON events');
+
+/**
+ * The flags of `hankweave events`, inferred from their declaration; partial because callers
+ * other than the command line (tests) leave out what has a default (`--tail`).
+ */
+export type EventsOptions = Partial<OptionsOf<typeof declare>> & {
+  /** Poll interval of --follow, in ms (no flag: tests shorten it). */
   pollMs?: number;
+};
+
+/** Adds `hankweave events` to `program`; Ctrl-C or SIGTERM stops `--follow` (not the process). */
+export function register(program: CommandUnknownOpts, { terminal, done }: CommandContext): void {
+  declare(program).action(async (options) => {
+    const abort = new AbortController();
+    const stop = () => abort.abort();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    try {
+      done(await eventsCommand(terminal, options, abort.signal));
+    } finally {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    }
+  });
 }
 
 const PAGE = 1000;

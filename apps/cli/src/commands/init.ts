@@ -1,11 +1,28 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { SAMPLE_DATA_DIR } from '../init/sample-hank.js';
 import { writeSampleHank } from '../init/write-sample-hank.js';
 import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
 import { shellArg } from '../output/summary.js';
 import type { Terminal } from '../output/terminal.js';
+import type { CommandContext, OptionsOf } from './command-context.js';
+
+const declare = (program: CommandUnknownOpts) =>
+  program
+    .command('init')
+    .description('scaffold a sample hank (prompts, data, model script) that runs offline at once')
+    .argument('[dir]', 'where to create it (default: the current directory, which must be empty)')
+    .option('-f, --force', 'write into a non-empty directory');
+
+/** The flags of `hankweave init`, inferred from their declaration. */
+export type InitOptions = OptionsOf<typeof declare>;
+
+/** Adds `hankweave init [dir]` to `program`. */
+export function register(program: CommandUnknownOpts, { terminal, done }: CommandContext): void {
+  declare(program).action((dir, options) => done(initCommand(terminal, dir, options)));
+}
 
 /**
  * `hankweave init [dir]`: scaffolds a sample hank (prompts, data, a model script) that runs
@@ -16,7 +33,7 @@ import type { Terminal } from '../output/terminal.js';
 export function initCommand(
   terminal: Terminal,
   dirArg: string | undefined,
-  options: { force?: boolean },
+  options: InitOptions,
 ): number {
   const dir = resolve(dirArg ?? '.');
   if (existsSync(dir) && readdirSync(dir).length > 0 && !options.force) {

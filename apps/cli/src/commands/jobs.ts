@@ -1,3 +1,4 @@
+import { type CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import {
   cancelJob,
   DEFAULT_QUEUE_NAME,
@@ -5,16 +6,60 @@ import {
   type JobStatus,
   listJobs,
 } from '@hankweave/queue';
+import { completeWith } from '../completion/value-sources.js';
 import { CliError } from '../output/cli-error.js';
 import type { Terminal } from '../output/terminal.js';
 import { jobLines } from '../queue/job-lines.js';
-import { asQueueCliError, type QueueFlags, redisUrlOf } from '../queue/queue-options.js';
+import { asQueueCliError, redisUrlOf, withQueueOptions } from '../queue/queue-options.js';
+import { collect } from './collect.js';
+import type { CommandContext, OptionsOf } from './command-context.js';
 
-/** Flags of `hankweave jobs`. */
-export interface JobsOptions extends QueueFlags {
-  json?: boolean;
-  status?: string[];
-  limit?: string;
+const declareJobs = (program: CommandUnknownOpts) =>
+  withQueueOptions(
+    program
+      .command('jobs')
+      .description(
+        'the jobs of a queue: status, hank, progress, cost, worker (cancel: jobs cancel)',
+      ),
+  )
+    .addOption(
+      completeWith(
+        new Option(
+          '--status <list>',
+          'only these: active, waiting, prioritized, delayed, completed, failed (comma-separated)',
+        ).argParser(collect),
+        JOB_STATUSES,
+      ),
+    )
+    .option('-n, --limit <count>', 'the newest jobs of each status', '100')
+    .option('--json', 'print an array of job summaries (progress and result included)');
+
+const declareCancel = (jobs: CommandUnknownOpts) =>
+  withQueueOptions(
+    jobs
+      .command('cancel')
+      .description('remove a waiting job, or stop a running one gracefully (it stays resumable)')
+      .argument('<id>', 'the job id'),
+  )
+    .option('--reason <text>', 'recorded in the job failure')
+    .option('--no-wait', 'return at once instead of waiting for a running job to stop')
+    .option('--json', 'print the outcome as JSON');
+
+/** The flags of `hankweave jobs`, inferred from their declaration. */
+export type JobsOptions = OptionsOf<typeof declareJobs>;
+
+/** The flags of `hankweave jobs cancel`, inferred from their declaration. */
+export type CancelOptions = OptionsOf<typeof declareCancel>;
+
+/** Adds `hankweave jobs` and its subcommand `jobs cancel <id>` to `program`. */
+export function register(program: CommandUnknownOpts, { terminal, done }: CommandContext): void {
+  const jobs = declareJobs(program).action(async (options) =>
+    done(await jobsCommand(terminal, options)),
+  );
+  // `jobs --redis <url> cancel <id>` works too: the flags given to `jobs` are cancel's defaults.
+  declareCancel(jobs).action(async (id, options, command) =>
+    done(await cancelCommand(terminal, id, { ...command.parent?.opts(), ...options })),
+  );
 }
 
 /** `hankweave jobs --redis <url>`: the queue's jobs, newest first (an array with --json). */
@@ -43,14 +88,6 @@ export async function jobsCommand(terminal: Terminal, options: JobsOptions): Pro
   } catch (error) {
     throw asQueueCliError(error);
   }
-}
-
-/** Flags of `hankweave jobs cancel`. */
-export interface CancelOptions extends QueueFlags {
-  reason?: string;
-  json?: boolean;
-  /** `--no-wait` sets it false. */
-  wait?: boolean;
 }
 
 const WAIT_MS = 60_000;

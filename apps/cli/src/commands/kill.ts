@@ -1,5 +1,7 @@
-import { type KillResult, killSession, RuntimeError } from '@hankweave/runtime';
+import { Argument, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import { type KillResult, killExecution, RuntimeError } from '@hankweave/runtime';
 import { SessionRegistry } from '@hankweave/sessions';
+import { completeWith } from '../completion/value-sources.js';
 import { CliError } from '../output/cli-error.js';
 import { commandHint, shellArg } from '../output/command-hint.js';
 import { formatDuration } from '../output/format.js';
@@ -11,12 +13,35 @@ import {
   parseDurationOption,
   sessionsBaseDir,
 } from '../sessions/session-options.js';
+import type { CommandContext, OptionsOf } from './command-context.js';
 
-/** Flags of `hankweave kill`. */
-export interface KillOptions {
-  grace?: string;
-  base?: string;
-  json?: boolean;
+const declare = (program: CommandUnknownOpts) =>
+  program
+    .command('kill')
+    .description(
+      'stop a running session from another terminal: SIGTERM, then SIGKILL after --grace',
+    )
+    .addArgument(
+      completeWith(
+        new Argument(
+          '<session>',
+          'a session key, the key without pipeline-/loop-, or a unique start of it',
+        ),
+        'sessions',
+      ),
+    )
+    .option('--grace <duration>', 'how long SIGTERM may take before SIGKILL (10s, 1m, ...)', '10s')
+    .option('--base <dir>', 'the executions directory (default: the managed executions directory)')
+    .option('--json', 'print the outcome as JSON');
+
+/** The flags of `hankweave kill`, inferred from their declaration. */
+export type KillOptions = OptionsOf<typeof declare>;
+
+/** Adds `hankweave kill <session>` to `program`. */
+export function register(program: CommandUnknownOpts, { terminal, done }: CommandContext): void {
+  declare(program).action(async (session, options) =>
+    done(await killCommand(terminal, session, options)),
+  );
 }
 
 /**
@@ -45,7 +70,7 @@ export async function killCommand(
         ),
       );
     }
-    const result = await killSession(key, { projectDir, graceMs });
+    const result = await killExecution(key, { projectDir, graceMs });
     const after = (await registry.read()).sessions[target] ?? entry;
     if (options.json) {
       terminal.out(JSON.stringify({ ...result, target, status: after?.status ?? null }));

@@ -1,5 +1,7 @@
-import { pruneSessions } from '@hankweave/runtime';
+import { type CommandUnknownOpts, Option } from '@commander-js/extra-typings';
+import { pruneExecutions } from '@hankweave/runtime';
 import { sessionLayout } from '@hankweave/sessions';
+import { completeWith } from '../completion/value-sources.js';
 import { commandHint, shellArg } from '../output/command-hint.js';
 import type { Terminal } from '../output/terminal.js';
 import { exactBytes, formatBytes } from '../sessions/format-bytes.js';
@@ -7,17 +9,42 @@ import {
   asSessionsCliError,
   parseDurationOption,
   parseStatusList,
+  SESSION_STATUSES,
   sessionsBaseDir,
 } from '../sessions/session-options.js';
+import { collect } from './collect.js';
+import type { CommandContext, OptionsOf } from './command-context.js';
 
-/** Flags of `hankweave prune`. */
-export interface PruneOptions {
-  olderThan?: string;
-  status?: string[];
-  executions?: boolean;
-  dryRun?: boolean;
-  json?: boolean;
-  base?: string;
+const declare = (program: CommandUnknownOpts) =>
+  program
+    .command('prune')
+    .description(
+      'remove sessions that ended long ago (and with --executions their execution directories)',
+    )
+    .option('--older-than <duration>', 'only sessions that ended more than this long ago', '7d')
+    .addOption(
+      completeWith(
+        new Option(
+          '--status <list>',
+          'only these statuses (default completed,killed; running is never pruned)',
+        ).argParser(collect),
+        SESSION_STATUSES,
+      ),
+    )
+    .option(
+      '--executions',
+      'also remove the execution directories, their .hankweave.backup-* folders and dry-run agent config dirs',
+    )
+    .option('--dry-run', 'print what would be removed and freed; remove nothing')
+    .option('--json', 'print the result as JSON (exact bytes)')
+    .option('--base <dir>', 'the executions directory (default: the managed executions directory)');
+
+/** The flags of `hankweave prune`, inferred from their declaration. */
+export type PruneOptions = OptionsOf<typeof declare>;
+
+/** Adds `hankweave prune` to `program`. */
+export function register(program: CommandUnknownOpts, { terminal, done }: CommandContext): void {
+  declare(program).action(async (options) => done(await pruneCommand(terminal, options)));
 }
 
 /**
@@ -34,7 +61,7 @@ export async function pruneCommand(
   const olderThanMs = parseDurationOption('--older-than', olderThan);
   const statuses = parseStatusList(options.status) ?? ['completed', 'killed'];
   const projectDir = sessionsBaseDir(options.base, env);
-  const result = await pruneSessions({
+  const result = await pruneExecutions({
     projectDir,
     olderThanMs,
     statuses,
@@ -77,7 +104,7 @@ export async function pruneCommand(
   if (result.dryRun)
     terminal.out(
       style.dim(
-        `→ To remove them: ${commandHint('prune', ...pruneArgs({ ...options, dryRun: false }))}`,
+        `→ To remove them: ${commandHint('prune', ...pruneArgs({ ...options, dryRun: undefined }))}`,
       ),
     );
   if (!options.executions)

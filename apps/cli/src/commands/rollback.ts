@@ -1,4 +1,7 @@
-import { type ExecutionSelector, findExecution } from '../execution/find-execution.js';
+import { Argument, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import { completeWith } from '../completion/value-sources.js';
+import { withExecutionOptions } from '../execution/execution-options.js';
+import { findExecution } from '../execution/find-execution.js';
 import { rollbackExecution } from '../execution/rollback-execution.js';
 import { commandHint, shellArg } from '../output/command-hint.js';
 import { describeEvent } from '../output/describe-event.js';
@@ -6,10 +9,36 @@ import { shortSha } from '../output/format.js';
 import { logTo } from '../output/run-view.js';
 import type { Terminal } from '../output/terminal.js';
 import { resumeFlagsOf } from '../sessions/resume-flags.js';
+import type { CommandContext, OptionsOf } from './command-context.js';
 
-export interface RollbackOptions extends ExecutionSelector {
-  force?: boolean;
-  json?: boolean;
+const declare = (program: CommandUnknownOpts) =>
+  withExecutionOptions(
+    program
+      .command('rollback')
+      .description(
+        'restore a checkpoint on a stopped execution; the next run continues from there',
+      ),
+  )
+    .addArgument(
+      completeWith(
+        new Argument(
+          '<target>',
+          'last-success, a codon or codon:type (default type: end), or a checkpoint sha',
+        ),
+        'targets',
+      ),
+    )
+    .option('-f, --force', 'relink the data source if it changed since the execution was created')
+    .option('--json', 'print the rollback events as NDJSON');
+
+/** The flags of `hankweave rollback`, inferred from their declaration. */
+export type RollbackOptions = OptionsOf<typeof declare>;
+
+/** Adds `hankweave rollback <target>` to `program`. */
+export function register(program: CommandUnknownOpts, { terminal, done }: CommandContext): void {
+  declare(program).action(async (target, options) =>
+    done(await rollbackCommand(terminal, target, options)),
+  );
 }
 
 /**

@@ -1,308 +1,134 @@
-import { resolve } from 'node:path';
-import {
-  createRuntime,
-  describeContainment,
-  executionLayout,
-  loadHank,
-  type Runtime,
-  runtimeOptionsOf,
-  type ShutdownReason,
-} from '@hankweave/runtime';
-import { type HankweaveServer, startWebSocketServer } from '@hankweave/server';
+import { existsSync } from 'node:fs';
+import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import { CliError } from '../output/cli-error.js';
-import { shellArg } from '../output/command-hint.js';
-import { LiveView } from '../output/live-view.js';
-import { positiveNumberFlag } from '../output/number-flags.js';
-import { JsonView, PlainView, type RunView } from '../output/run-view.js';
-import { printSummary } from '../output/summary.js';
-import type { Terminal } from '../output/terminal.js';
-import { askYesNo } from '../run/confirm.js';
-import { type DryRun, startDryRun } from '../run/dry-run.js';
-import { checkDryRunModels } from '../run/dry-run-models.js';
-import { attachIdleControls, IDLE_KEYS } from '../run/idle-controls.js';
-import { inlineData } from '../run/input-data.js';
-import { resolveRunInputs } from '../run/run-inputs.js';
-import { printRuntimeConfigWarnings, resolveCliRuntimeConfig } from '../run/runtime-config.js';
-import { reportUnanswered } from '../run/unanswered-requests.js';
-import { cliVersion } from '../version.js';
-import { readHankJson } from './load-hank.js';
-import { validateCommand } from './validate.js';
+import { closestCommand } from '../output/command-hint.js';
+import { runCommand } from '../run/run-command.js';
+import { interactiveStart } from '../start/interactive-start.js';
+import { attachCommand } from './attach.js';
+import type { CommandContext } from './command-context.js';
+import { COMPLETE_COMMAND } from './complete.js';
+import { GUESSED_COMMANDS } from './guessed-commands.js';
+import { declareRunFlags } from './run-flags.js';
 
-/** Flags of the run form (reference §2.2, the ones that apply to this CLI). */
-export interface RunOptions {
-  data?: string;
-  execution?: string;
-  copy?: boolean;
-  startNew?: boolean;
-  headless?: boolean;
-  validate?: boolean;
-  model?: string;
-  autostart?: boolean;
-  /** `--no-preflight` sets it false. */
-  preflight?: boolean;
-  yes?: boolean;
-  force?: boolean;
-  wipe?: boolean;
-  scriptedModel?: string;
-  anthropicBaseUrl?: string;
-  json?: boolean;
-  shimIdleTimeout?: string;
-  port?: string;
-  ignoreRigFailures?: boolean;
-  /** `--no-sandbox` sets it false. */
-  sandbox?: boolean;
-  requireSandbox?: boolean;
-  output?: string;
-  overwriteOutput?: boolean;
-  /** A recorded execution to replay (reference §2.2 `--replay`). */
-  replay?: string;
-  maxCost?: string;
-  maxTime?: string;
-  /** Inline text as the data (reference §2.2 `--input`). */
-  input?: string;
-}
-
-/** `hankweave <hank.json | dir> [data]`: runs a hank and shows it; returns the exit code (§2.6). */
-export async function runCommand(
-  terminal: Terminal,
-  positionals: string[],
-  options: RunOptions,
-): Promise<number> {
-  if (options.replay !== undefined && options.execution !== undefined) {
-    throw new CliError(
-      'CLI_USAGE',
-      '--replay cannot be combined with --execution',
-      'A replay always writes a new execution.',
-    );
-  }
-  // A replay runs the recorded execution's hank on its data unless they are given.
-  // --input and `-` (stdin) become a content-addressed data file (reference §2.3 step 8).
-  const inline = await inlineData(positionals, options);
-  const inputs = await resolveRunInputs(inline.positionals, {
-    ...(options.replay !== undefined ? { ...options, execution: options.replay } : options),
-    ...(inline.data !== undefined ? { data: inline.data } : {}),
-  });
-  if (options.validate)
-    return validateCommand(terminal, inputs.hankPath, {
-      json: options.json === true,
-      flags: options,
-    });
-  if (options.scriptedModel && options.anthropicBaseUrl) {
-    throw new CliError(
-      'CLI_USAGE',
-      '--scripted-model and --anthropic-base-url both set where the agent connects',
-      'Pass one of them.',
-    );
-  }
-  // Checked here for the flags' own messages; the runtime config then takes them as the top layer.
-  parseSeconds(options.shimIdleTimeout, '--shim-idle-timeout', 1, 1800);
-  parsePort(options.port);
-  const maxCost = positiveNumberFlag(options.maxCost, '--max-cost', '--max-cost 2.50');
-  const maxTime = positiveNumberFlag(options.maxTime, '--max-time', '--max-time 600');
-  // Read here first, so a file that is not JSON gets the same report as `validate` gives it
-  // (file:line:column, the line and a caret), then validated exactly as the runtime will.
-  const { config: parsedHank } = readHankJson(inputs.hankPath);
-  // defaults < hankweave.json < hank overrides < HANKWEAVE_RUNTIME_* < flags (reference §1.10).
-  const runtimeConfig = resolveCliRuntimeConfig(options, parsedHank);
-  const { port: configPort, ...configured } = runtimeOptionsOf(runtimeConfig);
-  const hank = loadHank({
-    hank: parsedHank,
-    hankPath: inputs.hankPath,
-    ...(configured.model ? { model: configured.model } : {}),
-  });
-  const autostart = configured.autostart !== false;
-  const view = chooseView(terminal, options, () => runtime?.getState());
-  const note = (line: string) => (options.json ? terminal.err(line) : terminal.out(line));
-  const codonCount = hank.config.hank.reduce(
-    (count, item) => count + ('codons' in item ? item.codons.length : 1),
-    0,
-  );
-  note(
-    `${terminal.style.bold('hankweave')} · ${hank.config.meta.name} ${hank.config.meta.version} · ${codonCount} codon(s)`,
-  );
-
-  printRuntimeConfigWarnings(note, terminal, runtimeConfig);
-  for (const warning of inputs.warnings ?? []) note(terminal.style.yellow(`! ${warning}`));
-  if (options.overwriteOutput && configured.outputDirectory === undefined) {
-    note(terminal.style.yellow('! --overwrite-output has no effect without -o/--output'));
-  }
-  let dryRun: DryRun | undefined;
-  let runtime: Runtime | undefined;
-  if (options.scriptedModel) {
-    checkDryRunModels(hank.config, configured.model);
-    dryRun = await startDryRun(options.scriptedModel, inputs.dataPath);
-    note(
-      terminal.style.dim(
-        `Dry run: the agent talks to a scripted model at ${dryRun.model.url} (offline, no API key).`,
-      ),
-    );
-  }
-  const loggedErrors = new Set<string>();
-  const interactive =
-    !options.headless && !options.json && process.stdin.isTTY === true && terminal.isTTY;
-  runtime = createRuntime({
-    hankPath: inputs.hankPath,
-    dataPath: inputs.dataPath,
-    ...configured,
-    ...(options.execution ? { executionDir: options.execution } : {}),
-    ...(options.replay !== undefined ? { replay: { executionDir: resolve(options.replay) } } : {}),
-    startNew: options.startNew === true,
-    force: options.force === true,
-    noWipe: options.wipe === false,
-    copyData: options.copy === true || inline.inline,
-    ...(options.yes
-      ? { confirm: () => true }
-      : interactive
-        ? { confirm: (question: string) => askYesNo(question) }
-        : {}),
-    autostart,
-    ...(options.preflight === false ? { preflight: false } : {}),
-    // Recorded in the session registry, so the commands printed later resume a dry run as one.
-    sessionFields: {
-      scripted_model: options.scriptedModel ? resolve(options.scriptedModel) : null,
-    },
-    // The CLI has no controls while codons run automatically: a failure that would wait for a
-    // command fails the run instead (the runtime's headless mode). --no-autostart keeps waiting.
-    headless: autostart || options.headless === true,
-    ...(dryRun
-      ? { anthropicBaseUrl: dryRun.model.url, piBaseUrl: dryRun.piBaseUrl, piRetries: false }
-      : {}),
-    overwriteOutput: options.overwriteOutput === true,
-    ...(maxCost !== undefined ? { maxCost } : {}),
-    ...(maxTime !== undefined ? { maxTime } : {}),
-    env: dryRun?.env ?? process.env,
-    logger: {
-      warn: (message) => view.log('warn', message),
-      error: (message) => {
-        loggedErrors.add(message);
-        view.log('error', message);
-      },
-    },
-  });
-  const active = runtime;
-  active.on((event) => {
-    // The runtime logs an error, then emits it as an event: show it once (NDJSON keeps every event).
-    const message = event.type === 'error' ? event.data.message : undefined;
-    if (message !== undefined && !options.json && loggedErrors.delete(message)) return;
-    view.onEvent(event);
-  });
-
-  let started = false;
-  let pending: 'SIGINT' | 'SIGTERM' | undefined;
-  let signals = 0;
-  const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
-    signals++;
-    if (!started) {
-      if (signals > 1) process.exit(1);
-      pending = signal;
-      return;
-    }
-    if (signals === 1) {
-      view.log(
-        'warn',
-        `${signal}: stopping once the agent has exited (${signal === 'SIGINT' ? 'Ctrl-C' : 'signal'} again to force)`,
+/**
+ * Makes `program` itself the run command: `hankweave [hank] [data]` with the run flags
+ * (`run-flags.ts`) and the help's examples. Its action attaches (`--attach`), starts the
+ * interactive start (a bare `hankweave` on a terminal), or runs a hank (`run/run-command.ts`).
+ * Takes the root before any argument is added, so the action's arguments are inferred.
+ */
+export function register(program: Command, { terminal, done, hint }: CommandContext): void {
+  declareRunFlags(program)
+    .addHelpText('after', () => epilog(hint))
+    .action(async (hank, data, options) => {
+      if (options.attach) {
+        done(
+          await attachCommand(
+            terminal,
+            {
+              ...(options.execution ? { execution: options.execution } : {}),
+              ...(options.data ? { data: options.data } : {}),
+            },
+            { json: options.json === true },
+          ),
+        );
+        return;
+      }
+      if (hank !== undefined) refuseMistypedCommand(program, hank, hint);
+      // A bare `hankweave` (no argument, no flag): on a terminal, the interactive start; off
+      // one, the usage, unless the current directory holds a hank to run (as it always did).
+      if (hank === undefined && data === undefined && onlyDefaults(program)) {
+        if (process.stdin.isTTY && terminal.isTTY) {
+          const decision = await interactiveStart(terminal);
+          done(
+            decision.kind === 'run'
+              ? await runCommand(terminal, decision.positionals, decision.options)
+              : decision.code,
+          );
+          return;
+        }
+        if (!existsSync('hank.json')) {
+          terminal.err(program.helpInformation());
+          terminal.err(
+            `→ No hank.json here. On a terminal, a bare \`${hint()}\` starts an interactive start; or scaffold a sample hank with \`${hint('init', 'my-hank')}\`.`,
+          );
+          done(1);
+          return;
+        }
+      }
+      done(
+        await runCommand(
+          terminal,
+          [hank, data].filter((value): value is string => value !== undefined),
+          options,
+        ),
       );
-      void active.close({ reason: signal });
-    } else {
-      view.log('warn', 'Forcing shutdown');
-      void active.close({ force: true });
-    }
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  const startedAt = Date.now();
-  let detach: (() => void) | undefined;
-  try {
-    await active.start();
-    // The server needs an open execution; events before it listens reach clients through
-    // `sendPreviousEvents` or `history.sync`. It closes itself when the runtime finishes.
-    const server: HankweaveServer | undefined =
-      configPort !== undefined
-        ? await startWebSocketServer(active, { port: configPort, serverVersion: cliVersion() })
-        : undefined;
-    started = true;
-    view.started(active.executionDir);
-    if (server) {
-      const lock = executionLayout(active.executionDir).lockFile;
-      view.log('info', `WebSocket: ${server.url} (clients need the token in ${lock})`);
-    }
-    if (pending) void active.close({ reason: pending });
-    else if (!autostart) {
-      view.log('info', IDLE_KEYS);
-      detach = attachIdleControls(active, view, () => onSignal('SIGINT'));
-    }
-    const exit = await active.finished;
-    detach?.();
-    detach = undefined;
-    view.stop();
-    printSummary(
-      terminal,
-      {
-        hankName: hank.config.meta.name,
-        state: active.getState(),
-        executionDir: active.executionDir,
-        exitCode: exit.exitCode,
-        reason: exit.reason as ShutdownReason,
-        elapsedMs: Date.now() - startedAt,
-        ...(active.containment !== undefined && {
-          containment: describeContainment(active.containment),
-        }),
-        // A dry run resumes on its script: the Resume line must carry it to work as printed.
-        resumeFlags: options.scriptedModel
-          ? ['--scripted-model', shellArg(resolve(options.scriptedModel))]
-          : [],
-      },
-      view.summaryToStderr,
-    );
-    if (dryRun && options.scriptedModel)
-      reportUnanswered(terminal, dryRun.unanswered(), resolve(options.scriptedModel));
-    return exit.exitCode;
-  } finally {
-    detach?.();
-    view.stop();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    await dryRun?.close();
-  }
+    });
 }
 
-function chooseView(
-  terminal: Terminal,
-  options: RunOptions,
-  state: () => ReturnType<Runtime['getState']> | undefined,
-): RunView {
-  if (options.json) return new JsonView(terminal);
-  if (terminal.isTTY && !options.headless) return new LiveView(terminal, state);
-  return new PlainView(terminal);
+/** The help's examples, written the way the CLI was started (`pnpm hankweave` from the root). */
+function epilog(hint: CommandContext['hint']): string {
+  const examples: [string, string][] = [
+    ['', 'on a terminal: an interactive start (pick or create a hank, then run it)'],
+    ['init my-hank', 'scaffold a sample hank'],
+    ['my-hank --scripted-model my-hank/model-script.json', 'run it offline (dry run)'],
+    ['hank.json ./data', 'run a hank on a data directory'],
+    ['--execution <dir>', 'resume an execution'],
+    ['status -e <dir>', 'inspect it (also: events, checkpoints, diff)'],
+    ['rollback summarize -e <dir>', "restore the files of a codon's checkpoint"],
+    ['cleanup -e <dir>', 'reset an execution (shows what it removes first)'],
+    ['completion bash', 'shell completion (bash, zsh, fish)'],
+  ];
+  const lines = examples.map(
+    ([words, what]) => [words === '' ? hint() : hint(words), what] as const,
+  );
+  const width = Math.max(...lines.map(([command]) => command.length)) + 3;
+  return `
+Examples:
+${lines.map(([command, what]) => `  ${command.padEnd(width)}${what}`).join('\n')}
+
+Dry runs: --scripted-model starts a local model that answers from a JSON script; the real Claude
+Code agent runs real tools in the execution, with no network and no API key. A dry run is sandboxed
+by definition, so as root it sets IS_SANDBOX=1 for the agent.
+
+Exit codes: 0 all codons completed (or stopped by Ctrl-C/SIGTERM, --help, --version); 1 a codon
+failed, the run failed, a usage or validation error, or a forced stop.
+
+Runtime config: hankweave.json in the current directory < the hank's overrides <
+HANKWEAVE_RUNTIME_<KEY> variables < flags; \`hankweave validate -v <hank>\` shows each value's source.
+
+Environment: HANKWEAVE_RUNTIME_EXECUTION_BASE_DIR (where managed executions live, default
+~/.hankweave-executions), NO_COLOR / FORCE_COLOR, HANKWEAVE_DEBUG=1 (stack traces),
+HANKWEAVE_CLAUDE_PATH (the claude executable), ANTHROPIC_API_KEY (real runs).`;
 }
 
-function parseSeconds(
-  value: string | undefined,
-  flag: string,
-  min: number,
-  max: number,
-): number | undefined {
-  if (value === undefined) return undefined;
-  const seconds = Number(value);
-  if (!Number.isInteger(seconds) || seconds < min || seconds > max) {
-    throw new CliError(
-      'CLI_USAGE',
-      `${flag} expects whole seconds from ${min} to ${max}, got ${value}`,
-      `Example: ${flag} 300`,
-    );
-  }
-  return seconds * 1000;
+/** True when no option of `command` was given (each has its default value, or none). */
+function onlyDefaults(command: CommandUnknownOpts): boolean {
+  return command.options.every((option) => {
+    const source = command.getOptionValueSource(option.attributeName());
+    return source === undefined || source === 'default';
+  });
 }
 
-function parsePort(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new CliError(
-      'CLI_USAGE',
-      `--port expects 0-65535 (0 = any free port), got ${value}`,
-      'Example: --port 0',
-    );
-  }
-  return port;
+/**
+ * The first positional is a hank path, so a mistyped subcommand (`hankweave statsu`) would be
+ * run as a hank named "statsu". When no such file or directory exists and the word is close to
+ * a subcommand, say which one was meant instead.
+ */
+function refuseMistypedCommand(
+  program: CommandUnknownOpts,
+  word: string,
+  hint: CommandContext['hint'],
+): void {
+  if (existsSync(word)) return;
+  const hidden: readonly string[] = [...GUESSED_COMMANDS, COMPLETE_COMMAND];
+  const names = program.commands
+    .filter((command) => !hidden.includes(command.name()))
+    .flatMap((command) => [command.name(), ...command.aliases()]);
+  const meant = closestCommand(word, names);
+  if (!meant) return;
+  throw new CliError(
+    'CLI_USAGE',
+    `\`${word}\` is not a command, and no file or directory ${word} exists`,
+    `Did you mean \`${hint(meant)}\`? (\`${hint('--help')}\` lists the commands.)`,
+  );
 }

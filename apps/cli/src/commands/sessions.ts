@@ -1,7 +1,9 @@
-import { checkAndRepairSessions, listSessions } from '@hankweave/runtime';
+import { type CommandUnknownOpts, Option } from '@commander-js/extra-typings';
+import { checkAndRepairExecutions, listExecutions } from '@hankweave/runtime';
 import { sessionLayout } from '@hankweave/sessions';
+import { completeWith } from '../completion/value-sources.js';
 import { fleetSessionsCommand } from '../fleet/fleet-sessions.js';
-import { type PostgresFlags, postgresUrlOf } from '../fleet/postgres-options.js';
+import { postgresUrlOf } from '../fleet/postgres-options.js';
 import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
 import type { Terminal } from '../output/terminal.js';
@@ -11,17 +13,50 @@ import { sessionLines } from '../sessions/session-lines.js';
 import {
   asSessionsCliError,
   parseStatusList,
+  SESSION_STATUSES,
   sessionsBaseDir,
 } from '../sessions/session-options.js';
+import { collect } from './collect.js';
+import type { CommandContext, OptionsOf } from './command-context.js';
 
-/** Flags of `hankweave sessions`. */
-export interface SessionsOptions extends PostgresFlags {
-  json?: boolean;
-  status?: string[];
-  all?: boolean;
-  base?: string;
-  check?: boolean;
-  yes?: boolean;
+const declare = (program: CommandUnknownOpts) =>
+  program
+    .command('sessions')
+    .alias('ls')
+    .description(
+      'every run of the executions directory (running, completed, killed), newest first; --check finds zombies',
+    )
+    .option('--json', 'print an array of session summaries (with the raw registry entry)')
+    .addOption(
+      completeWith(
+        new Option(
+          '--status <list>',
+          'only these statuses: running, completed, killed, unknown_termination (comma-separated)',
+        ).argParser(collect),
+        SESSION_STATUSES,
+      ),
+    )
+    .option('--all', 'every entry (default: running sessions and those started in the last 7 days)')
+    .option('--base <dir>', 'the executions directory (default: the managed executions directory)')
+    .option(
+      '--postgres <url>',
+      'the executions of a fleet instead, as its workers (--postgres) copied them there',
+    )
+    .option(
+      '--check',
+      'report orphaned state files, zombies (fixed), stale sessions and stale locks; exit 1 if any is left',
+    )
+    .option(
+      '-y, --yes',
+      'with --check: kill sessions running for more than 8 hours without asking',
+    );
+
+/** The flags of `hankweave sessions`, inferred from their declaration. */
+export type SessionsOptions = OptionsOf<typeof declare>;
+
+/** Adds `hankweave sessions` (alias `ls`) to `program`. */
+export function register(program: CommandUnknownOpts, { terminal, done }: CommandContext): void {
+  declare(program).action(async (options) => done(await sessionsCommand(terminal, options)));
 }
 
 const RECENT_MS = 7 * 24 * 3600 * 1000;
@@ -63,7 +98,7 @@ async function listCommand(
 ): Promise<number> {
   const statuses = parseStatusList(options.status);
   const now = new Date();
-  const { sessions, problems } = await listSessions({ projectDir, now });
+  const { sessions, problems } = await listExecutions({ projectDir, now });
   const { style } = terminal;
   const registryFile = sessionLayout(projectDir).registryFile;
   for (const problem of problems) {
@@ -110,7 +145,7 @@ async function checkCommand(
 ): Promise<number> {
   const declined: DeclinedKill[] = [];
   const canAsk = terminal.isTTY && process.stdin.isTTY === true && !options.json;
-  const result = await checkAndRepairSessions({
+  const result = await checkAndRepairExecutions({
     projectDir,
     killStale: async (key) => {
       if (options.yes) return true;

@@ -1,6 +1,8 @@
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { executionLayout } from '@hankweave/runtime';
 import { executionThread, latestRun, totalCost } from '@hankweave/state';
-import { type ExecutionSelector, findExecution, liveLock } from '../execution/find-execution.js';
+import { withExecutionOptions } from '../execution/execution-options.js';
+import { findExecution, liveLock } from '../execution/find-execution.js';
 import { readExecutionState, readMeta } from '../execution/open-inspection.js';
 import { budgetLine } from '../output/budget-line.js';
 import { codonRows, costBreakdown, countByStatus } from '../output/codon-rows.js';
@@ -10,12 +12,25 @@ import { formatRow, rowLayout } from '../output/row-format.js';
 import { describeCost } from '../output/summary.js';
 import type { Terminal } from '../output/terminal.js';
 import { resumeFlagsOf } from '../sessions/resume-flags.js';
+import type { CommandContext, OptionsOf } from './command-context.js';
+
+const declare = (program: CommandUnknownOpts) =>
+  withExecutionOptions(
+    program
+      .command('status')
+      .description('where an execution is, whether it runs, its runs, codons and cost'),
+  ).option('--json', 'print as JSON');
+
+/** The flags of `hankweave status`, inferred from their declaration. */
+export type StatusOptions = OptionsOf<typeof declare>;
+
+/** Adds `hankweave status` to `program`. */
+export function register(program: CommandUnknownOpts, { terminal, done }: CommandContext): void {
+  declare(program).action(async (options) => done(await statusCommand(terminal, options)));
+}
 
 /** `hankweave status`: where the execution is, whether it runs, its runs and codons. Read-only. */
-export async function statusCommand(
-  terminal: Terminal,
-  options: ExecutionSelector & { json?: boolean },
-): Promise<number> {
+export async function statusCommand(terminal: Terminal, options: StatusOptions): Promise<number> {
   const executionDir = await findExecution(options);
   const [state, meta, lock] = await Promise.all([
     readExecutionState(executionDir),

@@ -1,26 +1,45 @@
 import { resolve } from 'node:path';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { DEFAULT_QUEUE_NAME, describeConnection, submitHank } from '@hankweave/queue';
 import { loadScript } from '@hankweave/scripted-model';
 import { commandHint } from '../output/command-hint.js';
 import { positiveNumberFlag } from '../output/number-flags.js';
 import type { Terminal } from '../output/terminal.js';
-import { asQueueCliError, type QueueFlags, redisUrlOf } from '../queue/queue-options.js';
+import { asQueueCliError, redisUrlOf, withQueueOptions } from '../queue/queue-options.js';
+import { collect } from './collect.js';
+import type { CommandContext, OptionsOf } from './command-context.js';
 import { resolveHankPath } from './load-hank.js';
 
-/** Flags of `hankweave submit`. */
-export interface SubmitOptions extends QueueFlags {
-  scriptedModel?: string;
-  model?: string;
-  maxCost?: string;
-  maxTime?: string;
-  /** Names of variables the run needs from each worker's environment (repeatable). */
-  env?: string[];
-  /** Fix the execution directory (resumed when it exists). */
-  execution?: string;
-  /** Fix the execution directory now as `{base}/jobs/{id}`. */
-  base?: string;
-  copy?: boolean;
-  json?: boolean;
+const declare = (program: CommandUnknownOpts) =>
+  withQueueOptions(
+    program
+      .command('submit')
+      .description('queue a hank run for the workers of a fleet; prints the job id')
+      .argument('<hank>', 'hank.json, or a directory holding one (on storage every worker sees)')
+      .argument('<data>', 'the data the agents read (on storage every worker sees)'),
+  )
+    .option('--scripted-model <script.json>', 'dry run: the worker answers the agent from a script')
+    .option('-m, --model <id>', 'use this model for every codon')
+    .option('--max-cost <usd>', 'a dollar ceiling for the whole hank (> 0)')
+    .option('--max-time <seconds>', 'a time ceiling for the whole hank (> 0)')
+    .option(
+      '--env <names>',
+      "variables the run needs from each worker's environment (names only; repeatable)",
+      collect,
+    )
+    .option('-e, --execution <dir>', 'run in this execution directory (resumed when it exists)')
+    .option('--base <dir>', 'fix the execution directory now as <dir>/jobs/<id>')
+    .option('--copy', 'copy the data into the execution instead of linking it')
+    .option('--json', 'print {jobId, queue, hank, data} as JSON');
+
+/** The flags of `hankweave submit`, inferred from their declaration. */
+export type SubmitOptions = OptionsOf<typeof declare>;
+
+/** Adds `hankweave submit <hank> <data>` to `program`. */
+export function register(program: CommandUnknownOpts, { terminal, done }: CommandContext): void {
+  declare(program).action(async (hank, data, options) =>
+    done(await submitCommand(terminal, hank, data, options)),
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { openFleetDatabase, type PostgresFlags, postgresUrlOf } from '../fleet/postgres-options.js';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { openFleetDatabase, postgresUrlOf } from '../fleet/postgres-options.js';
 import { maskedUrl } from '../fleet/server-url.js';
 import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
@@ -9,16 +10,32 @@ import { sessionsBaseDir } from '../sessions/session-options.js';
 import { FleetSource } from '../ui/fleet-source.js';
 import { isLoopback } from '../ui/http/security.js';
 import { startUiServer } from '../ui/start-ui-server.js';
+import type { CommandContext, OptionsOf } from './command-context.js';
 
-/** Flags of `hankweave ui`. */
-export interface UiOptions extends PostgresFlags {
-  port?: string;
-  host?: string;
-  allowRemote?: boolean;
-  open?: boolean;
-  write?: boolean;
-  base?: string;
-  json?: boolean;
+const declare = (program: CommandUnknownOpts) =>
+  program
+    .command('ui')
+    .description(
+      'a local web dashboard of the executions: runs, codon timeline, costs, checkpoints, live events',
+    )
+    .option('-p, --port <port>', 'the port (default 0: any free port)')
+    .option('--host <address>', 'the address to listen on (default 127.0.0.1)')
+    .option('--allow-remote', 'allow a --host that is not loopback (the token is still required)')
+    .option('--open', 'open the dashboard in the browser')
+    .option('--write', 'allow actions: rollback, skip, force-stop and next')
+    .option('--base <dir>', 'the executions directory (default: the managed executions directory)')
+    .option(
+      '--postgres <url>',
+      "also list a fleet's executions, as its workers (--postgres) copied them to this database",
+    )
+    .option('--json', 'print {url, port, token} as one JSON line');
+
+/** The flags of `hankweave ui`, inferred from their declaration. */
+export type UiOptions = OptionsOf<typeof declare>;
+
+/** Adds `hankweave ui` to `program`. */
+export function register(program: CommandUnknownOpts, { terminal, done }: CommandContext): void {
+  declare(program).action(async (options) => done(await uiCommand(terminal, options)));
 }
 
 function parsePort(text: string | undefined): number {

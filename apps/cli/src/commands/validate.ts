@@ -1,7 +1,9 @@
 import { readdirSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { type HankIssue, validateHank } from '@hankweave/hank';
 import { installedHarnesses } from '@hankweave/runtime';
-import { type HankConfig, type HankIssue, isLoopConfig, validateHank } from '@hankweave/types';
+import { type HankConfig, isLoopConfig } from '@hankweave/types';
 import { defaultDataOf } from '../execution/find-execution.js';
 import { printBudgetTable } from '../output/budget-table.js';
 import { commandHint, shellArg } from '../output/command-hint.js';
@@ -13,7 +15,38 @@ import {
   resolveCliRuntimeConfig,
   runtimeConfigJson,
 } from '../run/runtime-config.js';
+import type { CommandContext, OptionsOf } from './command-context.js';
 import { invalidJsonError, readHankJsonText, resolveHankPath } from './load-hank.js';
+
+const declare = (program: CommandUnknownOpts) =>
+  program
+    .command('validate')
+    .description('validate a hank: structure, warnings, errors (creates nothing)')
+    .argument('<hank>', 'hank.json, or a directory holding one')
+    .option('--json', 'print the result as JSON')
+    .option('-v, --verbose', 'also list each runtime setting, its value and where it came from')
+    .option('-o, --output <dir>', 'the output directory a run would use (warns when not empty)');
+
+/**
+ * What `validateCommand` takes: the flags of `hankweave validate` (inferred from their
+ * declaration), with `--output` among the runtime-config `flags`, as a run's `-v` passes all of
+ * its flags there.
+ */
+export type ValidateOptions = Omit<OptionsOf<typeof declare>, 'output'> & {
+  flags?: RuntimeConfigFlags;
+};
+
+/** Adds `hankweave validate <hank>` to `program`. */
+export function register(program: CommandUnknownOpts, { terminal, done }: CommandContext): void {
+  declare(program).action((hank, options) =>
+    done(
+      validateCommand(terminal, hank, {
+        ...options,
+        ...(options.output !== undefined ? { flags: { output: options.output } } : {}),
+      }),
+    ),
+  );
+}
 
 /**
  * `hankweave validate <hank>`: checks everything a run would check first; creates nothing.
@@ -23,7 +56,7 @@ import { invalidJsonError, readHankJsonText, resolveHankPath } from './load-hank
 export function validateCommand(
   terminal: Terminal,
   hankArg: string,
-  options: { json?: boolean; verbose?: boolean; flags?: RuntimeConfigFlags },
+  options: ValidateOptions,
 ): number {
   const hankPath = resolveHankPath(hankArg);
   const read = readHankJsonText(hankPath);

@@ -1,3 +1,4 @@
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { PgEventStorage, PgStateMirror } from '@hankweave/postgres';
 import {
   type DryRunLauncher,
@@ -7,27 +8,51 @@ import {
   type WorkerEvent,
 } from '@hankweave/queue';
 import type pg from 'pg';
-import { openFleetDatabase, type PostgresFlags, postgresUrlOf } from '../fleet/postgres-options.js';
+import { openFleetDatabase, POSTGRES_URL_ENV, postgresUrlOf } from '../fleet/postgres-options.js';
 import { CliError } from '../output/cli-error.js';
 import type { Terminal } from '../output/terminal.js';
-import { asQueueCliError, type QueueFlags, redisUrlOf } from '../queue/queue-options.js';
+import { asQueueCliError, redisUrlOf, withQueueOptions } from '../queue/queue-options.js';
 import { workerLine } from '../queue/worker-lines.js';
 import { startDryRun } from '../run/dry-run.js';
 import { parseDurationOption, sessionsBaseDir } from '../sessions/session-options.js';
+import type { CommandContext, OptionsOf } from './command-context.js';
 
-/** Flags of `hankweave worker`. */
-export interface WorkerOptions extends QueueFlags, PostgresFlags {
-  concurrency?: string;
-  base?: string;
-  name?: string;
-  json?: boolean;
-  lockDuration?: string;
-  stalledInterval?: string;
-  maxStalled?: string;
-  lockedRetry?: string;
-  /** `--no-sandbox` sets it false. */
-  sandbox?: boolean;
-  requireSandbox?: boolean;
+const declare = (program: CommandUnknownOpts) =>
+  withQueueOptions(
+    program
+      .command('worker')
+      .description(
+        'run queued hanks until SIGINT/SIGTERM (which hands running ones back to the queue)',
+      ),
+  )
+    .option('-c, --concurrency <n>', 'jobs run at once', '1')
+    .option(
+      '--base <dir>',
+      'where job executions live, <dir>/jobs/<id>: the same shared path on every worker (default: the managed executions directory)',
+    )
+    .option(
+      '--postgres <url>',
+      `also copy every execution's events and state to this database, for fleet views (default $${POSTGRES_URL_ENV})`,
+    )
+    .option('--name <name>', "this worker's name in job listings (default host:pid)")
+    .option('--require-sandbox', 'fail jobs that cannot run in the OS sandbox (bubblewrap)')
+    .option('--no-sandbox', 'run jobs without the OS sandbox around agents and commands')
+    .option('--json', 'print every worker event as one NDJSON line')
+    .option('--lock-duration <duration>', "how long a job's queue lock lasts unrenewed", '30s')
+    .option('--stalled-interval <duration>', 'how often to look for stalled jobs', '15s')
+    .option('--max-stalled <n>', 'stalls a job survives before it fails', '2')
+    .option(
+      '--locked-retry <duration>',
+      'how long a job waits when another live process holds its execution',
+      '30s',
+    );
+
+/** The flags of `hankweave worker`, inferred from their declaration. */
+export type WorkerOptions = OptionsOf<typeof declare>;
+
+/** Adds `hankweave worker` to `program`. */
+export function register(program: CommandUnknownOpts, { terminal, done }: CommandContext): void {
+  declare(program).action(async (options) => done(await workerCommand(terminal, options)));
 }
 
 /** The worker's containment flags as every job's `sandbox` option (default: the runtime's auto). */

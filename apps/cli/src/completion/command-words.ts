@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { type ValueSource, valueSourceOf } from './value-sources.js';
 
 /** A flag as completion sees it: its spellings, and what completes its value if it takes one. */
@@ -24,10 +24,13 @@ export interface CommandWords {
  * program itself: the completion never offers a command or flag that does not exist, and each
  * value comes from the definition of its flag (choices, or what `completeWith` declared).
  */
-export function commandWords(program: Command): { root: CommandWords; commands: CommandWords[] } {
+export function commandWords(program: CommandUnknownOpts): {
+  root: CommandWords;
+  commands: CommandWords[];
+} {
   // commander's own Help decides what is visible: hidden commands and options stay hidden here.
   const help = program.createHelp();
-  const describe = (command: Command, names: string[]): CommandWords => ({
+  const describe = (command: CommandUnknownOpts, names: string[]): CommandWords => ({
     names,
     description: command.description(),
     flags: help.visibleOptions(command).map((option) => {

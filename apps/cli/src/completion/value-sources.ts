@@ -1,4 +1,4 @@
-import type { Argument, Option } from 'commander';
+import type { Argument, Option } from '@commander-js/extra-typings';
 
 /**
  * What the shell offers for the value of a flag or argument: a fixed list (shells, event types,

@@ -6,16 +6,11 @@ import type { RuntimeLock } from '@hankweave/types';
 import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
 import { escapeControlCharacters } from '../output/escape-control.js';
+import type { ExecutionSelector } from './execution-options.js';
 import { regularFilesFs } from './regular-files-fs.js';
 
 /** An execution found for some data (the runtime's `ExecutionMatch`, not exported by name). */
 type ExecutionMatch = NonNullable<Awaited<ReturnType<typeof findNewestExecution>>>;
-
-/** How a subcommand names its execution: `-e dir`, or the data it ran on (default: the cwd). */
-export interface ExecutionSelector {
-  execution?: string;
-  data?: string;
-}
 
 /**
  * The data a hank directory runs on when none is given: its `data/` folder when it has one (so

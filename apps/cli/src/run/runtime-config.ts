@@ -6,22 +6,26 @@ import {
   RuntimeError,
   resolveRuntimeConfig,
 } from '@hankweave/runtime';
+import type { RunOptions } from '../commands/run-flags.js';
 import { CliError } from '../output/cli-error.js';
 import type { Terminal } from '../output/terminal.js';
 
-/** The run flags that are runtime settings (reference §1.10: the command line wins over all). */
-export interface RuntimeConfigFlags {
-  port?: string;
-  model?: string;
-  anthropicBaseUrl?: string;
-  output?: string;
-  shimIdleTimeout?: string;
-  ignoreRigFailures?: boolean;
-  autostart?: boolean;
-  /** `--no-sandbox` sets it false. */
-  sandbox?: boolean;
-  requireSandbox?: boolean;
-}
+/**
+ * The run flags that are runtime settings (reference §1.10: the command line wins over all),
+ * picked by name from the run's inferred flags: a renamed flag fails typecheck here.
+ */
+export type RuntimeConfigFlags = Pick<
+  RunOptions,
+  | 'port'
+  | 'model'
+  | 'anthropicBaseUrl'
+  | 'output'
+  | 'shimIdleTimeout'
+  | 'ignoreRigFailures'
+  | 'autostart'
+  | 'sandbox'
+  | 'requireSandbox'
+>;
 
 /** The flags as runtime config values by key; absent flags are `undefined`. */
 export function flagValues(flags: RuntimeConfigFlags): Record<string, ConfigValue | undefined> {

@@ -1,10 +1,11 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import * as prompts from '@clack/prompts';
+import { validateHank } from '@hankweave/hank';
 import { installedHarnesses } from '@hankweave/runtime';
-import { checkModelId, defaultModelCatalog, validateHank } from '@hankweave/types';
+import { checkModelId, defaultModelCatalog } from '@hankweave/types';
 import { readHankJsonText } from '../commands/load-hank.js';
-import type { RunOptions } from '../commands/run.js';
+import type { RunOptions } from '../commands/run-flags.js';
 import { printStructure, withModel } from '../commands/validate.js';
 import { writeSampleHank } from '../init/write-sample-hank.js';
 import { commandHint, shellArg } from '../output/command-hint.js';

@@ -1,5 +1,6 @@
-import { type HankConfig, validateHank } from '@hankweave/types';
+import type { HankConfig } from '@hankweave/types';
 import { describe, expect, it } from 'vitest';
+import { validateHank } from '../validation/validate-hank.js';
 import { interpret } from './interpret.js';
 import type { AttemptOutcome, Execution, InterpreterInput, SessionOutcome } from './outcomes.js';
 

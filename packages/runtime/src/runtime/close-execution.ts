@@ -1,9 +1,8 @@
 import { currentRun } from '@hankweave/state';
 import { emitBudgetSummary } from '../budget/budget-summary.js';
+import { INTERRUPTED_NOTE_PREFIX } from '../executions-admin/interrupted-note.js';
 import type { SessionEnding } from '../session-tracking/session-tracker.js';
-import { INTERRUPTED_NOTE_PREFIX } from '../sessions/interrupted-note.js';
-import type { RuntimeExit } from './exit-code.js';
-import { computeExitCode, type ShutdownReason } from './exit-code.js';
+import { computeExitCode, type RuntimeExit, type ShutdownReason } from './exit-code.js';
 import type { OpenExecution } from './open-execution.js';
 import { endRun } from './runs.js';
 

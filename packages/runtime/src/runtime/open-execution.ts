@@ -2,6 +2,7 @@ import { dirname, resolve } from 'node:path';
 import { CheckpointEngine } from '@hankweave/checkpoints';
 import { readRegularFileSync } from '@hankweave/durable-io';
 import { ChangeScanner, UnifiedFileResolver } from '@hankweave/files';
+import { validateHank } from '@hankweave/hank';
 import { createFileJournal } from '@hankweave/journal';
 import { SentinelManager } from '@hankweave/sentinels';
 import {
@@ -18,7 +19,6 @@ import {
   isTerminalCodonStatus,
   parseJsonWithLocation,
   type SentinelState,
-  validateHank,
 } from '@hankweave/types';
 import { RuntimeError } from '../errors.js';
 import { EventBus } from '../events/event-bus.js';

@@ -1,5 +1,5 @@
-import type { AttemptOutcome, SessionEnd, UserStep } from '@hankweave/hank';
-import { type HankConfig, isLoopConfig, validateHank } from '@hankweave/types';
+import { type AttemptOutcome, type SessionEnd, type UserStep, validateHank } from '@hankweave/hank';
+import { type HankConfig, isLoopConfig } from '@hankweave/types';
 import fc from 'fast-check';
 import { DEFAULT_COST_UNIT } from '../testing/semantics/outcome-agent.js';
 import type { OutcomeTable } from '../testing/semantics/outcome-table.js';

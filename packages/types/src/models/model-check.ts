@@ -1,4 +1,4 @@
-import { suggestKey } from '../hank/unknown-key-hints.js';
+import { suggestKey } from '../suggest-key.js';
 import { defaultModelCatalog, type ModelCatalog, type ModelRoute } from './model-catalog.js';
 import { type HarnessName, selectHarness } from './select-harness.js';
 

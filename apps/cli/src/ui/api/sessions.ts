@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import type { SessionsWire } from '@hankweave/dashboard/api-types';
-import { listSessions } from '@hankweave/runtime';
+import { listExecutions } from '@hankweave/runtime';
 import { asSessionsCliError } from '../../sessions/session-options.js';
 
 /**
@@ -8,9 +8,9 @@ import { asSessionsCliError } from '../../sessions/session-options.js';
  * --all` lists it), each linked to its execution id when the execution lives in the base directory.
  */
 export async function sessionsOf(baseDir: string): Promise<SessionsWire> {
-  let listed: Awaited<ReturnType<typeof listSessions>>;
+  let listed: Awaited<ReturnType<typeof listExecutions>>;
   try {
-    listed = await listSessions({ projectDir: baseDir });
+    listed = await listExecutions({ projectDir: baseDir });
   } catch (error) {
     throw asSessionsCliError(error);
   }

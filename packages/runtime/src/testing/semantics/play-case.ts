@@ -87,7 +87,36 @@ export function caseRuntime(
     const events = options.events;
     runtime.on((event) => events.push(event));
   }
+  guardAgainstRunaway(runtime);
   return runtime;
+}
+
+/**
+ * More codon starts than any generated case needs in one start: a loop that never ends (the bug
+ * of issue 30 ran 250 iterations in five minutes). The guard stops the runtime so that the case
+ * fails with a message, and fast-check shrinks it, instead of the test hanging until its timeout.
+ */
+export const MAX_CODON_STARTS = 500;
+const runaway = new WeakSet<Runtime>();
+
+function guardAgainstRunaway(runtime: Runtime): void {
+  let starts = 0;
+  runtime.on((event) => {
+    if (event.type !== 'codon.started' || ++starts <= MAX_CODON_STARTS || runaway.has(runtime)) {
+      return;
+    }
+    runaway.add(runtime);
+    void runtime.close({ reason: 'SIGTERM' }).catch(() => {});
+  });
+}
+
+/** Throws when the guard stopped the runtime: one start ran more than {@link MAX_CODON_STARTS}. */
+function failOnRunaway(runtime: Runtime): void {
+  if (runaway.has(runtime)) {
+    throw new Error(
+      `Runaway: one start ran more than ${MAX_CODON_STARTS} codons (a loop that never ends?)`,
+    );
+  }
 }
 
 /**
@@ -132,7 +161,9 @@ export async function runOnce(
 ): Promise<RuntimeExit> {
   const runtime = caseRuntime(semantics, dir, { events });
   await runtime.start();
-  return runtime.finished;
+  const exit = await runtime.finished;
+  failOnRunaway(runtime);
+  return exit;
 }
 
 /**

@@ -1,0 +1,130 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeTempDir } from '@hankweave/durable-io/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { validateHank } from './validate-hank.js';
+
+// The model checks of validateHank; checkModelId itself is tested in @hankweave/types.
+
+const codon = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  name: id,
+  model: 'sonnet',
+  continuationMode: 'fresh',
+  promptText: 'Hello',
+  ...extra,
+});
+const hank = (items: unknown[], extra: Record<string, unknown> = {}) => ({
+  meta: { name: 'models', version: '1.0.0' },
+  hank: items,
+  ...extra,
+});
+const sentinel = (model: string) => ({
+  id: 'watch',
+  name: 'Watch',
+  model,
+  trigger: { type: 'event', on: ['assistant.action'] },
+  execution: { strategy: 'immediate' },
+  userPromptText: 'Say something',
+});
+
+describe('validateHank() model ids', () => {
+  let cleanup: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await cleanup?.();
+    cleanup = undefined;
+  });
+
+  it('reports an unknown codon model as an error with a "did you mean"', () => {
+    const result = validateHank(
+      hank([codon('a', { model: 'sonet' }), codon('b', { model: 'claude-sonnet-9-9' })]),
+    );
+    expect(result.valid).toBe(false);
+    expect(result.errors).toEqual([
+      expect.objectContaining({ path: 'hank[0].model', code: 'unknown_model' }),
+      expect.objectContaining({ path: 'hank[1].model', code: 'unknown_model' }),
+    ]);
+    expect(result.errors[0]?.message).toContain('Did you mean "sonnet"?');
+    expect(result.errors[1]?.message).toContain('Did you mean "sonnet"?');
+  });
+
+  it('reports models of other providers as unserved_provider, in loops and overrides too', () => {
+    const result = validateHank(
+      hank(
+        [
+          codon('a', { model: 'gpt-5.2' }),
+          {
+            type: 'loop',
+            id: 'l',
+            name: 'L',
+            terminateOn: { type: 'iterationLimit', limit: 2 },
+            codons: [codon('b', { model: 'gemini-3-pro-preview' })],
+          },
+        ],
+        { overrides: { model: 'openai/gpt-5' } },
+      ),
+    );
+    expect(result.errors.map((issue) => `${issue.code} @ ${issue.path}`)).toEqual([
+      'unserved_provider @ overrides.model',
+      'unserved_provider @ hank[0].model',
+      'unserved_provider @ hank[1].codons[0].model',
+    ]);
+  });
+
+  it('accepts codon models of other providers when Pi is installed, never for sentinels', () => {
+    const result = validateHank(
+      hank([
+        codon('a', { model: 'gpt-5.2' }),
+        codon('b', { model: 'pi/openai/gpt-5.2-high' }),
+        codon('c', { model: 'gemini-3-pro-preview-xhigh' }),
+        codon('d', {
+          model: 'gemini-3-pro-previw',
+          sentinels: [{ sentinelConfig: sentinel('gpt-5.2') }],
+        }),
+      ]),
+      { harnesses: ['claude-code', 'pi'] },
+    );
+    expect(result.errors.map((issue) => `${issue.code} @ ${issue.path}`)).toEqual([
+      'unknown_model @ hank[3].model',
+      'unserved_provider @ hank[3].sentinels[0].sentinelConfig.model',
+    ]);
+    expect(result.errors[0]?.message).toContain('Did you mean "gemini-3-pro-preview"?');
+  });
+
+  it('checks inline sentinel models', () => {
+    const result = validateHank(
+      hank([codon('a', { sentinels: [{ sentinelConfig: sentinel('haiku-4-5-typo') }] })]),
+    );
+    expect(result.errors).toEqual([
+      expect.objectContaining({
+        path: 'hank[0].sentinels[0].sentinelConfig.model',
+        code: 'unknown_model',
+      }),
+    ]);
+  });
+
+  it('checks sentinel files as an error even when the sentinel may fail to load', async () => {
+    const dir = await makeTempDir('model-check-');
+    cleanup = dir.cleanup;
+    mkdirSync(join(dir.path, 'sentinels'));
+    writeFileSync(join(dir.path, 'sentinels', 'w.json'), JSON.stringify(sentinel('gpt-5.2')));
+    const result = validateHank(
+      hank([codon('a', { sentinels: [{ sentinelConfig: 'sentinels/w.json' }] })]),
+      { hankDir: dir.path },
+    );
+    expect(result.errors).toEqual([
+      expect.objectContaining({ path: 'sentinels/w.json: model', code: 'unserved_provider' }),
+    ]);
+  });
+
+  it('reports an id with whitespace once, as invalid_model', () => {
+    const result = validateHank(hank([codon('a', { model: 'claude sonnet' })]));
+    expect(result.errors.map((issue) => issue.code)).toEqual(['invalid_model']);
+  });
+
+  it('accepts every form the original runtime accepts', () => {
+    const models = ['sonnet', 'anthropic/claude-haiku-4-5', 'claude-sonnet-4-20250514'];
+    const result = validateHank(hank(models.map((model, index) => codon(`c${index}`, { model }))));
+    expect(result.errors).toEqual([]);
+  });
+});
