@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { connectHankweave } from '@hankweave/runtime';
+import { connectHankweave } from '@hankweave/server/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ANSI,

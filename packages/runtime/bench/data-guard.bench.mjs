@@ -2,13 +2,30 @@
 // baseline, as run after every tool call that may change files and after every rig operation.
 // Data: 10,000 small files in 100 directories, reached through a symlink as in an execution.
 // Baseline in the same run: GNU find printing the same stat fields for every entry (a native stat
-// walk), as a ratio. Run: pnpm --filter @hankweave/runtime build && node bench/data-guard.bench.mjs
+// walk), as a ratio. Run: node bench/data-guard.bench.mjs (from packages/runtime)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { diffFingerprints, takeFingerprint } from '../dist/internals.js';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'tsup';
+
+// The data guard is internal: the package exports no entry for it. The bench compiles its two
+// modules from src with the package's own bundler (the same esbuild output as dist) into a tmp dir.
+const compiled = mkdtempSync(join(tmpdir(), 'data-guard-bench-build-'));
+const source = (path) => fileURLToPath(new URL(`../src/data-guard/${path}`, import.meta.url));
+await build({
+  entry: { guard: source('fingerprint-diff.ts'), fingerprint: source('data-fingerprint.ts') },
+  outDir: compiled,
+  format: ['esm'],
+  target: 'node20',
+  config: false,
+  silent: true,
+});
+const { takeFingerprint } = await import(pathToFileURL(join(compiled, 'fingerprint.js')).href);
+const { diffFingerprints } = await import(pathToFileURL(join(compiled, 'guard.js')).href);
+rmSync(compiled, { recursive: true, force: true });
 
 const DIRECTORIES = 100;
 const FILES_PER_DIRECTORY = 100;

@@ -25,10 +25,8 @@ export const RUNTIME_ERROR_CODES = [
   'RUNTIME_NOT_STARTED',
   /** `start()` was called a second time on the same runtime. */
   'RUNTIME_ALREADY_STARTED',
-  /** An option of `createRuntime` (or of its WebSocket server) is not usable; `details.option`. */
+  /** An option of `createRuntime` is not usable; `details.option`. */
   'RUNTIME_INVALID_OPTION',
-  /** The WebSocket server could not listen (port in use, permission); `details.port`. */
-  'RUNTIME_LISTEN_FAILED',
   /**
    * No agent harness: `@hankweave/claude-code` is not installed and none was passed, or a codon's
    * model needs an adapter that is not installed (non-Anthropic models run on Pi).

@@ -46,7 +46,7 @@ export {
 } from './executions-admin/index.js';
 export { type BuiltPrompts, buildPrompts, type PromptPaths } from './prompt/prompt-builder.js';
 export type { ReplayPacingOptions } from './replay/execution-replay-harness.js';
-export type { ReplayOptions } from './replay/with-replay.js';
+export type { ReplayOptions } from './replay/replay-options.js';
 export {
   type CloseOptions,
   type CommandResult,
@@ -56,10 +56,10 @@ export {
 } from './runtime/create-runtime.js';
 export type { CreateRuntimeOptions } from './runtime/create-runtime-options.js';
 export { installedHarnesses } from './runtime/default-harness.js';
-export type { ShutdownReason } from './runtime/exit-code.js';
-export type { RuntimeExit } from './runtime/hankweave-runtime.js';
+export type { RuntimeExit, ShutdownReason } from './runtime/exit-code.js';
 export { type LoadedHank, loadHank } from './runtime/open-execution.js';
 export { RUNTIME_PHASES, type RuntimePhase } from './runtime/phase.js';
+export type { AdapterLockFields, RuntimePort } from './runtime/runtime-port.js';
 export type { SentinelHost } from './runtime/sentinel-host.js';
 export {
   type Containment,
@@ -67,14 +67,3 @@ export {
   SANDBOX_MODES,
   type SandboxMode,
 } from './sandbox/containment.js';
-export {
-  CLOSE_CODES,
-  type ClientInfo,
-  type CloseInfo,
-  type ConnectOptions,
-  connectHankweave,
-  type HandshakeResult,
-  type HankweaveClient,
-  type HankweaveServer,
-  type WebSocketServerOptions,
-} from './server/index.js';

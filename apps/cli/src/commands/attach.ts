@@ -1,4 +1,4 @@
-import { connectHankweave } from '@hankweave/runtime';
+import { connectHankweave } from '@hankweave/server/client';
 import type { ExecutionSelector } from '../execution/execution-options.js';
 import { findExecution, liveLock } from '../execution/find-execution.js';
 import { CliError } from '../output/cli-error.js';

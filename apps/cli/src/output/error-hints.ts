@@ -34,7 +34,8 @@ function hintTable(): Record<string, string> {
     RUNTIME_NO_MORE_CODONS: 'Every codon of the plan has run; roll back to run codons again.',
     RUNTIME_SHUTTING_DOWN: 'The run is stopping; start it again to continue.',
     RUNTIME_INVALID_OPTION: 'Fix the option named above (`--help` lists the valid values).',
-    RUNTIME_LISTEN_FAILED:
+    SERVER_INVALID_OPTION: 'Fix the option named above (`--help` lists the valid values).',
+    SERVER_LISTEN_FAILED:
       'Pick another port with --port <n> (0 picks a free one), or stop what holds that port.',
     RUNTIME_HARNESS_UNAVAILABLE:
       'Install the adapter the model needs beside hankweave (@hankweave/claude-code for Anthropic models, @hankweave/pi for the others), or pass --scripted-model <script> for an offline dry run.',

@@ -3,6 +3,7 @@ import { CHECKPOINT_ERROR_CODES, CheckpointError } from '@hankweave/checkpoints'
 import { JOURNAL_ERROR_CODES } from '@hankweave/journal';
 import { RUNTIME_ERROR_CODES, RuntimeError } from '@hankweave/runtime';
 import { SCRIPTED_MODEL_ERROR_CODES } from '@hankweave/scripted-model';
+import { SERVER_ERROR_CODES } from '@hankweave/server';
 import { SESSIONS_ERROR_CODES } from '@hankweave/sessions';
 import { STATE_ERROR_CODES } from '@hankweave/state';
 import { HankweaveError } from '@hankweave/types';
@@ -74,6 +75,7 @@ describe('reportError() next steps', () => {
       ...JOURNAL_ERROR_CODES,
       ...SCRIPTED_MODEL_ERROR_CODES,
       ...SESSIONS_ERROR_CODES,
+      ...SERVER_ERROR_CODES,
     ];
     for (const code of codes) {
       const lines = reported(new HankweaveError(code, `something about ${code}`));

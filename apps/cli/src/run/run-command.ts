@@ -1,10 +1,12 @@
 import { createRuntime, executionLayout, loadHank, type Runtime } from '@hankweave/runtime';
+import { startWebSocketServer } from '@hankweave/server';
 import { readHankJson } from '../commands/load-hank.js';
 import type { RunOptions } from '../commands/run-flags.js';
 import { validateCommand } from '../commands/validate.js';
 import { LiveView } from '../output/live-view.js';
 import { JsonView, PlainView, type RunView } from '../output/run-view.js';
 import type { Terminal } from '../output/terminal.js';
+import { cliVersion } from '../version.js';
 import { type DryRun, startDryRun } from './dry-run.js';
 import { checkDryRunModels } from './dry-run-models.js';
 import { attachIdleControls, IDLE_KEYS } from './idle-controls.js';
@@ -109,11 +111,17 @@ export async function runCommand(
   let detach: (() => void) | undefined;
   try {
     await active.start();
+    // The server needs an open execution; events before it listens reach clients through
+    // `sendPreviousEvents` or `history.sync`. It closes itself when the runtime finishes.
+    const server =
+      settings.port !== undefined
+        ? await startWebSocketServer(active, { port: settings.port, serverVersion: cliVersion() })
+        : undefined;
     const early = signals.started();
     view.started(active.executionDir);
-    if (active.server) {
+    if (server) {
       const lock = executionLayout(active.executionDir).lockFile;
-      view.log('info', `WebSocket: ${active.server.url} (clients need the token in ${lock})`);
+      view.log('info', `WebSocket: ${server.url} (clients need the token in ${lock})`);
     }
     if (early) void active.close({ reason: early });
     else if (!autostart) {

@@ -7,7 +7,6 @@ import {
 import type { RunOptions } from '../commands/run-flags.js';
 import { CliError } from '../output/cli-error.js';
 import { positiveNumberFlag } from '../output/number-flags.js';
-import { cliVersion } from '../version.js';
 import { askYesNo } from './confirm.js';
 import type { DryRun } from './dry-run.js';
 import type { RunInputs } from './run-inputs.js';
@@ -104,7 +103,7 @@ export interface RunPlan {
 
 /** The `createRuntime` options of a run: the run flags over the resolved settings. */
 export function createRuntimeOptions(options: RunOptions, plan: RunPlan): CreateRuntimeOptions {
-  const { configured, port, autostart } = plan.settings;
+  const { configured, autostart } = plan.settings;
   const { dryRun } = plan;
   return {
     hankPath: plan.inputs.hankPath,
@@ -136,7 +135,6 @@ export function createRuntimeOptions(options: RunOptions, plan: RunPlan): Create
     overwriteOutput: options.overwriteOutput === true,
     ...plan.limits,
     env: dryRun?.env ?? process.env,
-    ...(port !== undefined ? { server: { port, serverVersion: cliVersion() } } : {}),
     logger: plan.logger,
   };
 }

@@ -8,16 +8,17 @@ import {
   isLoopConfig,
   isTerminalCodonStatus,
 } from '@hankweave/types';
-import { archiveAfterCodon, type CodonArchives } from '../archive/archive-after-codon.js';
+import { archiveAfterCodon } from '../archive/archive-after-codon.js';
 import { describeExceeded } from '../budget/budget-watchdog.js';
 import { RuntimeError } from '../errors.js';
-import { copyOutputsOfAttempt, type OutputFailure } from '../outputs/codon-outputs.js';
-import { type PlanDecision, planAfterCodon } from '../plan/plan-after-codon.js';
+import { copyOutputsOfAttempt } from '../outputs/codon-outputs.js';
+import { planAfterCodon } from '../plan/plan-after-codon.js';
 import { samePlan } from '../plan/planner.js';
 import { info, reportError, transition } from '../runtime/runtime-context.js';
 import { afterAgent } from '../session-tracking/codon-session.js';
 import { type CodonAttempt, type CodonMove, moveCodon } from './codon-attempt.js';
 import type { StopReason } from './codon-control.js';
+import type { CodonRunOutcome } from './codon-run-outcome.js';
 import type { AgentRun } from './run-agent.js';
 import { takeCheckpoint } from './take-checkpoint.js';
 
@@ -33,31 +34,6 @@ export type Ending = {
   | { status: 'failed'; failureReason: FailureReason }
   | { status: 'skipped' }
 );
-
-/** How a codon attempt ended: what the runtime's policies decide on. */
-export interface CodonRunOutcome {
-  codonId: string;
-  status: 'completed' | 'failed' | 'skipped';
-  failureReason?: FailureReason;
-  failedDuring?: ActiveCodonStatus;
-  contextExceeded: boolean;
-  /** Final cost (completed) or partial cost (failed, skipped) of this attempt. */
-  cost: number;
-  durationMs: number;
-  exitStatus: ExitStatus;
-  /** The codon was interrupted by a shutdown (its checkpoint is an `exit` checkpoint). */
-  interrupted: boolean;
-  /** The budget that stopped the codon, if one did. */
-  budgetExceeded?: BudgetExceeded;
-  /** What `archiveOnSuccess` moved after the checkpoint; announced after `codon.completed`. */
-  archives?: CodonArchives;
-  /** Why the codon's `outputFiles` could not be copied; the run fails after `codon.completed`. */
-  outputFailure?: OutputFailure;
-  /** The attempt's place in its retry series (1 for a first try). */
-  retryAttempt: number;
-  /** What the ending decided (recorded with the terminal transition): policy, plan, loop. */
-  decision: PlanDecision;
-}
 
 /** A failure before or outside the agent. */
 export const failedEnding = (failureReason: FailureReason, exitCode = 1): Ending => ({

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeHarness } from '@hankweave/harness/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lettersHank } from '../../test/server/server-world.js';
+import { lettersHank } from '../../test/fake-world.js';
 import { createRuntime } from '../index.js';
 
 const roots: string[] = [];

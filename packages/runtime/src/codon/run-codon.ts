@@ -4,19 +4,12 @@ import { beforeAgent, openCodonSession } from '../session-tracking/codon-session
 import type { CheckpointHint } from './checkpoint-hint.js';
 import { beginCodon, moveCodon } from './codon-attempt.js';
 import type { CodonControl } from './codon-control.js';
-import {
-  agentEnding,
-  type CodonRunOutcome,
-  failedEnding,
-  finishCodon,
-  stoppedEnding,
-} from './finish-codon.js';
+import type { CodonRunOutcome } from './codon-run-outcome.js';
+import { agentEnding, failedEnding, finishCodon, stoppedEnding } from './finish-codon.js';
 import { prepareCodon } from './prepare-codon.js';
 import { runAgent } from './run-agent.js';
 import { startCodon } from './start-codon.js';
 import { scanAndReport } from './tracked-files.js';
-
-export type { CodonRunOutcome } from './finish-codon.js';
 
 /**
  * Runs one attempt of one codon through the eight states (reference §5.5), one phase function

@@ -1,28 +1,17 @@
 import { readdirSync } from 'node:fs';
 import type { CodonConfig } from '@hankweave/types';
 import type { CodonAttempt } from '../codon/codon-attempt.js';
+import type { CodonRunOutcome } from '../codon/codon-run-outcome.js';
 import { runRigSetup } from '../codon/rig-setup.js';
-import type { CodonRunOutcome } from '../codon/run-codon.js';
 import { checkDataSource } from '../data-guard/codon-data-guard.js';
-import type { Decision } from '../runtime/after-codon.js';
+import type { Decision } from '../runtime/decision.js';
 import { endRun } from '../runtime/runs.js';
 import { emit, info, type RuntimeContext, reportError } from '../runtime/runtime-context.js';
 import { copyOutputs, OutputCopyFailure } from './copy-outputs.js';
+import type { OutputFailure } from './output-failure.js';
 
 /** How many renames the `info` message spells out. */
 const RENAMES_SHOWN = 5;
-
-/** Why a codon's outputs failed: the stage, and the file or command that failed. */
-export interface OutputFailure {
-  codonId: string;
-  stage: 'beforeCopy' | 'copy';
-  /** The file (relative to agentRoot) or glob that could not be copied. */
-  file?: string;
-  /** The beforeCopy command that failed, and its place in the codon's outputFiles. */
-  command?: string;
-  outputIndex: number;
-  message: string;
-}
 
 /**
  * At start (reference §1.6): every codon whose `outputFiles` will not be copied because no output

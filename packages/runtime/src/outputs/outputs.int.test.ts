@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { makeTempDir, type TempDir } from '@hankweave/durable-io/testing';
 import { type FakeAgentScript, FakeHarness } from '@hankweave/harness/testing';
 import type { HankweaveEvent } from '@hankweave/types';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { connectHankweave, createRuntime } from '../index.js';
+import { createRuntime } from '../index.js';
 
 // outputFiles end to end (reference §1.6) on the FakeHarness: the files come from rig commands and
 // beforeCopy commands, which run for real; the agent is scripted.
@@ -279,29 +279,6 @@ describe('outputFiles', () => {
     expect(exit.exitCode).toBe(0);
     expect(files(out)).toEqual(['draft.md']);
     expect(existsSync(join(runtime.executionDir, 'rigArchive/write/draft.md'))).toBe(true);
-  });
-
-  it('server.ready carries the output directory (reference §3.3)', async () => {
-    const runtime = createRuntime({
-      hank: { meta: { name: 'outputs', version: '1.0.0' }, hank: [codon('a')] },
-      hankDir: dir.path,
-      dataPath: join(dir.path, 'data'),
-      executionBaseDir: join(dir.path, 'executions'),
-      harness: new FakeHarness(),
-      autostart: false,
-      outputDirectory: 'relative-out',
-      server: true,
-    });
-    await runtime.start();
-    try {
-      const server = runtime.server;
-      if (!server) throw new Error('no server');
-      const client = await connectHankweave(server.url, { token: server.token });
-      expect(client.ready.outputDirectory).toBe(resolve('relative-out'));
-      await client.close();
-    } finally {
-      await runtime.close();
-    }
   });
 
   it('without an output directory nothing is copied and the start says so for each codon', async () => {

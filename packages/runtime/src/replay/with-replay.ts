@@ -4,14 +4,8 @@ import { isInside } from '@hankweave/durable-io';
 import { RuntimeError } from '../errors.js';
 import type { CreateRuntimeOptions } from '../runtime/create-runtime-options.js';
 import type { SentinelHost } from '../runtime/sentinel-host.js';
-import { ExecutionReplayHarness, type ReplayPacingOptions } from './execution-replay-harness.js';
+import { ExecutionReplayHarness } from './execution-replay-harness.js';
 import { openRecordedExecution } from './recorded-execution.js';
-
-/** The `replay` option of `createRuntime`: the recorded execution, and the pacing. */
-export interface ReplayOptions extends ReplayPacingOptions {
-  /** The execution directory whose agent logs are replayed (ours or the original runtime's). */
-  executionDir: string;
-}
 
 /** Replay runs no sentinels (reference §8.2): they would call a model. */
 const NO_SENTINELS: SentinelHost = {

@@ -2,21 +2,15 @@ import { executionThread } from '@hankweave/state';
 import type { ExecutionCodonEntry } from '@hankweave/types';
 import { emitArchiveReport } from '../archive/archive-after-codon.js';
 import { emitBudgetSummary } from '../budget/budget-summary.js';
+import type { CodonRunOutcome } from '../codon/codon-run-outcome.js';
 import { earlierAttemptsCost } from '../codon/retry-series.js';
-import type { CodonRunOutcome } from '../codon/run-codon.js';
 import type { Expansion } from '../plan/planner.js';
 import { threadHistory } from '../session-tracking/thread-history.js';
+import type { Decision } from './decision.js';
 import { iterationTotals } from './loop-progress.js';
 import { endRun } from './runs.js';
 import { emit, info, type RuntimeContext, reportError } from './runtime-context.js';
 import { emitStateSnapshot } from './state-snapshot.js';
-
-/** What the driver does after a codon: run the next one, wait, stop, or retry after a delay. */
-export type Decision =
-  | { kind: 'next' }
-  | { kind: 'idle' }
-  | { kind: 'shutdown' }
-  | { kind: 'retry'; delayMs: number };
 
 /**
  * What follows a codon attempt (reference §5.5 steps 11–14): `codon.completed` and

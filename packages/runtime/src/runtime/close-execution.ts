@@ -2,8 +2,7 @@ import { currentRun } from '@hankweave/state';
 import { emitBudgetSummary } from '../budget/budget-summary.js';
 import { INTERRUPTED_NOTE_PREFIX } from '../executions-admin/interrupted-note.js';
 import type { SessionEnding } from '../session-tracking/session-tracker.js';
-import { computeExitCode, type ShutdownReason } from './exit-code.js';
-import type { RuntimeExit } from './hankweave-runtime.js';
+import { computeExitCode, type RuntimeExit, type ShutdownReason } from './exit-code.js';
 import type { OpenExecution } from './open-execution.js';
 import { endRun } from './runs.js';
 

@@ -1,9 +1,8 @@
 import type { AgentHarness } from '@hankweave/harness';
 import type { HankConfigInput, ModelCatalog } from '@hankweave/types';
 import type { RuntimeLogger } from '../events/server-log.js';
-import type { ReplayOptions } from '../replay/with-replay.js';
+import type { ReplayOptions } from '../replay/replay-options.js';
 import type { SandboxMode } from '../sandbox/containment.js';
-import type { WebSocketServerOptions } from '../server/index.js';
 import type { SentinelHost } from './sentinel-host.js';
 
 /** Options of `createRuntime`. Give `hank` (parsed hank.json) or `hankPath`. */
@@ -146,9 +145,4 @@ export interface CreateRuntimeOptions {
    */
   replay?: ReplayOptions;
   clock?: () => Date;
-  /**
-   * Start the WebSocket server (reference §3) after `start()`: `true` for the secure defaults
-   * (127.0.0.1, a dynamic port, a random token in runtime.lock, no browser origins), or options.
-   */
-  server?: boolean | WebSocketServerOptions;
 }

@@ -1,13 +1,14 @@
+import { resolve } from 'node:path';
 import type { HankweaveState } from '@hankweave/types';
 import type { EventListener } from '../events/event-bus.js';
 import { withReplay } from '../replay/with-replay.js';
 import type { Containment } from '../sandbox/containment.js';
-import { type HankweaveServer, startWebSocketServer } from '../server/index.js';
 import type { CreateRuntimeOptions } from './create-runtime-options.js';
 import { type CommandResult, dispatchCommand, type RuntimeCommand } from './dispatch-command.js';
-import type { ShutdownReason } from './exit-code.js';
-import { HankweaveRuntime, type RuntimeExit } from './hankweave-runtime.js';
+import type { RuntimeExit, ShutdownReason } from './exit-code.js';
+import { HankweaveRuntime } from './hankweave-runtime.js';
 import type { RuntimePhase } from './phase.js';
+import type { RuntimePort } from './runtime-port.js';
 
 /** How to stop a runtime: gracefully with a reason, or at once. */
 export interface CloseOptions {
@@ -17,8 +18,12 @@ export interface CloseOptions {
   force?: boolean;
 }
 
-/** A runtime embedded in a Node service. */
-export interface Runtime {
+/**
+ * A runtime embedded in a Node service. It has no network server inside: serve it over
+ * WebSocket with `startWebSocketServer(runtime, options)` from `@hankweave/server`, which uses
+ * only the members of {@link RuntimePort}.
+ */
+export interface Runtime extends RuntimePort {
   /**
    * Opens the execution and, with autostart, starts running codons.
    * @throws {RuntimeError} RUNTIME_ALREADY_STARTED on a second call, RUNTIME_INVALID_HANK and
@@ -48,20 +53,8 @@ export interface Runtime {
    * Resolves with how the runtime ended.
    */
   close(options?: CloseOptions): Promise<RuntimeExit>;
-  /** The WebSocket server, when `server` was set (after `start()`). */
-  readonly server: HankweaveServer | undefined;
   /** The containment of this run (the OS sandbox, or none and why); undefined before `start()`. */
   readonly containment: Containment | undefined;
-}
-
-// The orchestrator behind each handle, for the adapters and tests inside this package.
-const orchestrators = new WeakMap<Runtime, HankweaveRuntime>();
-
-/** The orchestrator behind a runtime handle (package-internal: adapters and tests). */
-export function orchestratorOf(runtime: Runtime): HankweaveRuntime {
-  const orchestrator = orchestrators.get(runtime);
-  if (!orchestrator) throw new TypeError('not a runtime made by createRuntime()');
-  return orchestrator;
 }
 
 /**
@@ -70,15 +63,10 @@ export function orchestratorOf(runtime: Runtime): HankweaveRuntime {
  */
 export function createRuntime(options: CreateRuntimeOptions): Runtime {
   const runtime = new HankweaveRuntime(withReplay(options));
-  let server: HankweaveServer | undefined;
-  const handle: Runtime = {
+  return {
+    // Async, so a second call rejects (RUNTIME_ALREADY_STARTED) instead of throwing.
     start: async () => {
       await runtime.start();
-      // The server needs an open execution; events before it listens reach clients through
-      // `sendPreviousEvents` or `history.sync`.
-      if (options.server) {
-        server = await startWebSocketServer(runtime, options.server === true ? {} : options.server);
-      }
     },
     command: (command) => dispatchCommand(runtime, command),
     on: (listener) => runtime.on(listener),
@@ -94,17 +82,30 @@ export function createRuntime(options: CreateRuntimeOptions): Runtime {
       closeOptions.force
         ? runtime.forceShutdown()
         : runtime.shutdown(closeOptions.reason ?? 'client request'),
-    get server() {
-      return server;
-    },
     get containment() {
       return runtime.phase === 'new' || runtime.phase === 'starting'
         ? undefined
         : runtime.containment;
     },
+    drainEvents: () => runtime.drainEvents(),
+    recentEvents: (limit) => runtime.recentEvents(limit),
+    updateLock: (fields) => runtime.updateLock(fields),
+    get layout() {
+      return runtime.context.layout;
+    },
+    get dataPath() {
+      return resolve(runtime.options.dataPath);
+    },
+    get outputDirectory() {
+      return runtime.settings.outputDirectory;
+    },
+    get autostart() {
+      return runtime.settings.autostart;
+    },
+    get log() {
+      return runtime.context.log;
+    },
   };
-  orchestrators.set(handle, runtime);
-  return handle;
 }
 
 export type { CommandResult, RuntimeCommand } from './dispatch-command.js';

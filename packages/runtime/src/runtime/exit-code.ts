@@ -12,6 +12,12 @@ export type ShutdownReason =
   | 'force'
   | 'error';
 
+/** How the runtime ended. */
+export interface RuntimeExit {
+  exitCode: number;
+  reason: ShutdownReason;
+}
+
 /**
  * The process exit code for a shutdown (reference §2.6): all codons completed → 0 (1 if the run
  * failed); a codon failure → 1; a signal or a client's request → 0; a forced shutdown or an error → 1.

@@ -1,12 +1,14 @@
 import { resolve } from 'node:path';
 import { sleep } from '@hankweave/durable-io';
+import type { RecentEvents } from '@hankweave/journal';
 import { currentRun, executionThread } from '@hankweave/state';
 import type { ClientCommandType, HankweaveEvent, HankweaveState } from '@hankweave/types';
 import { type BudgetGate, budgetGate } from '../budget/budget-gate.js';
 import { budgetSettings } from '../budget/budget-options.js';
 import { CheckpointHint } from '../codon/checkpoint-hint.js';
 import { CodonControl } from '../codon/codon-control.js';
-import { type CodonRunOutcome, runCodon } from '../codon/run-codon.js';
+import type { CodonRunOutcome } from '../codon/codon-run-outcome.js';
+import { runCodon } from '../codon/run-codon.js';
 import { RuntimeError } from '../errors.js';
 import type { EventListener } from '../events/event-bus.js';
 import { announceOutputs, outputsAfterCodon } from '../outputs/codon-outputs.js';
@@ -14,10 +16,11 @@ import { performRollback } from '../rollback/perform-rollback.js';
 import { type RollbackRequest, resolveRollbackTarget } from '../rollback/resolve-target.js';
 import { announceContainment } from '../sandbox/announce-containment.js';
 import type { Containment } from '../sandbox/containment.js';
-import { type Decision, decideAfterCodon, retrySource } from './after-codon.js';
+import { decideAfterCodon, retrySource } from './after-codon.js';
 import { closeExecution } from './close-execution.js';
 import type { CreateRuntimeOptions } from './create-runtime-options.js';
-import { computeExitCode, type ShutdownReason } from './exit-code.js';
+import type { Decision } from './decision.js';
+import { computeExitCode, type RuntimeExit, type ShutdownReason } from './exit-code.js';
 import { loadHank, type OpenExecution, openExecution } from './open-execution.js';
 import { type RuntimePhase, refusalMessage, refusalOf } from './phase.js';
 import { reapOrphanAgents } from './reap-orphan-agents.js';
@@ -30,12 +33,6 @@ import {
   type RuntimeSettings,
   reportError,
 } from './runtime-context.js';
-
-/** How the runtime ended. */
-export interface RuntimeExit {
-  exitCode: number;
-  reason: ShutdownReason;
-}
 
 /** What to run: a codon (default the next one), with or without its rig, once or onwards. */
 export interface DriveRequest {
@@ -186,6 +183,16 @@ export class HankweaveRuntime {
     proxyPort?: number;
   }): Promise<void> {
     await this.#exec?.lock.update(fields);
+  }
+
+  /** Resolves once every event emitted so far is published and in the journal (`RuntimePort`). */
+  async drainEvents(): Promise<void> {
+    await this.context.bus.drain();
+  }
+
+  /** The newest `limit` journaled events and the journal's total, as they are now (`RuntimePort`). */
+  recentEvents(limit: number): Promise<RecentEvents> {
+    return this.context.journal.getMostRecentEvents(limit);
   }
 
   /** Resolves once every event emitted so far is published (see `EventBus`). */

@@ -1,9 +1,7 @@
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type FakeWorld, lettersHank, startFakeWorld } from '../../test/server/server-world.js';
-import { startWebSocketServer } from '../server/websocket-server.js';
-import { createRuntime, orchestratorOf } from './create-runtime.js';
+import { type FakeWorld, lettersHank, startFakeWorld } from '../../test/fake-world.js';
+import { createRuntime } from './create-runtime.js';
 
 const worlds: FakeWorld[] = [];
 afterEach(async () => {
@@ -121,21 +119,6 @@ describe('the runtime lifecycle', () => {
     await next.start();
     expect(next.phase).toBe('idle');
     await next.close();
-  });
-
-  it('fails to listen on a port in use with RUNTIME_LISTEN_FAILED, naming the port', async () => {
-    const { runtime } = await world();
-    const blocker = createServer();
-    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
-    const port = (blocker.address() as { port: number }).port;
-    try {
-      await expect(startWebSocketServer(orchestratorOf(runtime), { port })).rejects.toMatchObject({
-        code: 'RUNTIME_LISTEN_FAILED',
-        details: { port },
-      });
-    } finally {
-      blocker.close();
-    }
   });
 });
 

@@ -1,5 +1,5 @@
 import type { ActionName, ActionResult } from '@hankweave/dashboard/api-types';
-import { connectHankweave, type RuntimeCommand } from '@hankweave/runtime';
+import { type ClientCommandInput, connectHankweave } from '@hankweave/server/client';
 import { rollbackExecution } from '../../execution/rollback-execution.js';
 import { shortSha } from '../../output/format.js';
 import type { ExecutionFacts } from '../derive/execution-summary.js';
@@ -19,7 +19,7 @@ export interface ActionRequest {
 type LiveAction = Exclude<ActionName, 'rollback'>;
 
 /** The runtime command of a live action; skip and stop name the codon the person confirmed. */
-function liveCommandOf(action: LiveAction, codonId: string | undefined): RuntimeCommand {
+function liveCommandOf(action: LiveAction, codonId: string | undefined): ClientCommandInput {
   const expected = codonId === undefined ? {} : { codonId };
   switch (action) {
     case 'skip':

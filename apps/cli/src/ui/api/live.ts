@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { connectHankweave, type HankweaveClient } from '@hankweave/runtime';
+import { connectHankweave, type HankweaveClient } from '@hankweave/server/client';
 import { type HankweaveEvent, isJournaledEvent, type RuntimeLock } from '@hankweave/types';
 import { liveLock } from '../../execution/find-execution.js';
 import { executionStatus } from '../derive/execution-summary.js';

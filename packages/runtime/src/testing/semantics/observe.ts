@@ -7,7 +7,7 @@ import {
   isInterruption,
   isTerminalCodonStatus,
 } from '@hankweave/types';
-import type { RuntimeExit } from '../../runtime/hankweave-runtime.js';
+import type { RuntimeExit } from '../../runtime/exit-code.js';
 
 /** What the comparison with the interpreter looks at in one codon execution. */
 export type ObservedExecution = Pick<Execution, 'codonId' | 'status' | 'failure'> & {

@@ -4,7 +4,7 @@ import type { AttemptOutcome, LoopEnding, Stop, UserStep } from '@hankweave/hank
 import { executionThread, readState } from '@hankweave/state';
 import type { HankweaveEvent, HankweaveState } from '@hankweave/types';
 import { createRuntime, type Runtime } from '../../runtime/create-runtime.js';
-import type { RuntimeExit } from '../../runtime/hankweave-runtime.js';
+import type { RuntimeExit } from '../../runtime/exit-code.js';
 import {
   type ObservedExecution,
   observeExecutions,
