@@ -5,8 +5,8 @@
  */
 import lazy from 'preact-iso/lazy';
 import { LocationProvider, Route, Router } from 'preact-iso/router';
-import { api, pages } from './api/paths.js';
-import type { ServerInfo } from './api/types.js';
+import { pages } from './api/paths.js';
+import { routes } from './api/routes.js';
 import { EmptyState, ErrorPanel } from './components/feedback.js';
 import { ServerInfoContext } from './hooks/server-info.js';
 import { useApi } from './hooks/use-api.js';
@@ -28,7 +28,7 @@ function NotFound() {
 }
 
 export function App() {
-  const info = useApi<ServerInfo>(api.info());
+  const info = useApi(routes.info, {});
   return (
     <ServerInfoContext.Provider value={info.data}>
       <LocationProvider>

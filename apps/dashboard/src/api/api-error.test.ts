@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiRequestError, toApiRequestError, unreachableError } from './api-error.js';
-import { api, pages, queryString } from './paths.js';
+import { pages, queryString } from './paths.js';
+import { routes, urlOf } from './routes.js';
 
 describe('toApiRequestError()', () => {
   it('keeps the code, message and hint of an ApiError body', () => {
@@ -38,12 +39,14 @@ describe('paths', () => {
     expect(queryString({})).toBe('');
   });
   it('encodes ids and codon keys', () => {
-    expect(api.codon('a b', 'run-1~3')).toBe('/api/executions/a%20b/codons/run-1~3');
+    expect(urlOf(routes.codon, { id: 'a b', key: 'run-1~3' })).toBe(
+      '/api/executions/a%20b/codons/run-1~3',
+    );
     expect(pages.codon('x/y', 'k')).toBe('/executions/x%2Fy/codons/k');
   });
   it('joins event types with commas', () => {
-    expect(api.events('e', { codon: 'r~1', types: ['assistant.action', 'tool.result'] })).toBe(
-      '/api/executions/e/events?codon=r%7E1&types=assistant.action%2Ctool.result',
-    );
+    expect(
+      urlOf(routes.events, { id: 'e', codon: 'r~1', types: ['assistant.action', 'tool.result'] }),
+    ).toBe('/api/executions/e/events?codon=r%7E1&types=assistant.action%2Ctool.result');
   });
 });

@@ -3,8 +3,15 @@
  * `connect-src 'self'`); the auth cookie rides along by default.
  */
 import { ApiRequestError, toApiRequestError, unreachableError } from './api-error.js';
-import { api } from './paths.js';
-import type { ActionName, ActionResult } from './types.js';
+import { ACTION_HEADER, type ActionName } from './constants.js';
+import {
+  type ActionBody,
+  type ResponseOf,
+  type Route,
+  type RouteArgs,
+  routes,
+  urlOf,
+} from './routes.js';
 
 async function readBody(response: Response): Promise<unknown> {
   const text = await response.text();
@@ -30,12 +37,17 @@ async function send(url: string, init: RequestInit): Promise<unknown> {
 }
 
 /** GET a JSON route; throws ApiRequestError on any failure. */
-export async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
+export async function getJson<R extends Route>(
+  route: R,
+  args: RouteArgs<R>,
+  signal?: AbortSignal,
+): Promise<ResponseOf<R>> {
+  const url = urlOf(route, args);
   const body = await send(url, { headers: { accept: 'application/json' }, signal });
   if (body === undefined || typeof body === 'string') {
     throw new ApiRequestError(200, 'BAD_RESPONSE', `${url} did not answer JSON.`);
   }
-  return body as T;
+  return body as ResponseOf<R>;
 }
 
 /**
@@ -46,11 +58,12 @@ export async function postAction(
   executionId: string,
   action: ActionName,
   target?: string,
-): Promise<ActionResult> {
-  const body = await send(api.action(executionId, action), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-hankweave-action': '1' },
-    body: JSON.stringify(target === undefined ? { confirm: true } : { confirm: true, target }),
+): Promise<ResponseOf<typeof routes.action>> {
+  const request: ActionBody = target === undefined ? { confirm: true } : { confirm: true, target };
+  const body = await send(urlOf(routes.action, { id: executionId, action }), {
+    method: routes.action.method,
+    headers: { 'content-type': 'application/json', [ACTION_HEADER]: '1' },
+    body: JSON.stringify(request),
   });
-  return body as ActionResult;
+  return body as ResponseOf<typeof routes.action>;
 }

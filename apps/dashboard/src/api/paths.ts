@@ -1,8 +1,7 @@
 /**
- * URLs of the API routes in `types.ts` and of the app's own pages. Pure string building, so every
- * view spells a route one way and ids are always encoded.
+ * URLs of the app's own pages (the API's are built from `routes.ts`). Pure string building, so
+ * every view spells a page one way and ids are always encoded.
  */
-import type { ActionName, ExecutionStatus } from './types.js';
 
 const enc = encodeURIComponent;
 
@@ -16,40 +15,6 @@ export function queryString(params: Record<string, string | number | undefined>)
   const text = search.toString();
   return text === '' ? '' : `?${text}`;
 }
-
-/** Sort keys of the execution list (`sort=` is additive in the contract; see types.ts). */
-export type ExecutionSortKey = 'started' | 'duration' | 'cost' | 'status' | 'hank';
-export type SortOrder = 'asc' | 'desc';
-
-export interface ExecutionListParams {
-  status?: ExecutionStatus;
-  q?: string;
-  offset?: number;
-  limit?: number;
-  sort?: ExecutionSortKey;
-  order?: SortOrder;
-}
-
-export const api = {
-  info: () => '/api/info',
-  executions: (p: ExecutionListParams = {}) => `/api/executions${queryString({ ...p })}`,
-  sessions: () => '/api/sessions',
-  execution: (id: string) => `/api/executions/${enc(id)}`,
-  codon: (id: string, key: string) => `/api/executions/${enc(id)}/codons/${enc(key)}`,
-  events: (id: string, p: { after?: string; limit?: number; codon?: string; types?: string[] }) =>
-    `/api/executions/${enc(id)}/events${queryString({
-      after: p.after,
-      limit: p.limit,
-      codon: p.codon,
-      types: p.types?.join(','),
-    })}`,
-  checkpoints: (id: string) => `/api/executions/${enc(id)}/checkpoints`,
-  diff: (id: string, from: string, to: string) =>
-    `/api/executions/${enc(id)}/diff${queryString({ from, to })}`,
-  costs: (id: string) => `/api/executions/${enc(id)}/costs`,
-  live: (id: string) => `/api/executions/${enc(id)}/live`,
-  action: (id: string, action: ActionName) => `/api/executions/${enc(id)}/actions/${action}`,
-};
 
 /** The app's own routes (deep links). */
 export const pages = {

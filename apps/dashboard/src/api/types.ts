@@ -1,12 +1,13 @@
 /**
  * The dashboard's HTTP JSON API: the wire types shared by the server (`hankweave ui`, in the CLI)
- * and the web app. Every read goes through the packages' public read APIs on the server; the
- * browser never parses state.json or the journal itself.
+ * and the web app (`routes.ts` says which route answers which). Every read goes through the
+ * packages' public read APIs on the server; the browser never parses state.json or the journal.
  *
  * All routes are under `/api/`, GET unless noted, answered as `application/json`. Errors are
  * `ApiError` with an HTTP status. Times are ISO-8601 strings; durations in ms; costs in USD.
  */
 import type { CheckpointType, CodonStatus, HankweaveEvent, RunStatus } from '@hankweave/types';
+import type { ExecutionStatus } from './constants.js';
 
 /** Any error answer (4xx/5xx). */
 export interface ApiError {
@@ -29,14 +30,7 @@ export interface ServerInfo {
  * Ctrl-C, SIGTERM or a client's shutdown while a codon ran (a stop, not a fault); resuming runs
  * that codon again.
  */
-export type ExecutionStatus =
-  | 'running'
-  | 'completed'
-  | 'failed'
-  | 'interrupted'
-  | 'crashed'
-  | 'partial'
-  | 'empty';
+export type { ExecutionStatus } from './constants.js';
 
 /**
  * One row of `GET /api/executions?status=&q=&offset=&limit=` (newest first). Optional, additive:
@@ -226,7 +220,7 @@ export interface SessionsWire {
  * and only with the header `x-hankweave-action: 1`): `rollback` (target: a checkpoint sha or
  * `last-success`), `skip`, `stop` (force-stop), `next`.
  */
-export type ActionName = 'rollback' | 'skip' | 'stop' | 'next';
+export type { ActionName } from './constants.js';
 export interface ActionResult {
   ok: boolean;
   message: string;

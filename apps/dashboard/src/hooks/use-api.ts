@@ -1,10 +1,12 @@
 /**
- * `useApi(url)`: GET a JSON route and keep its answer. A new url aborts the old request; the last
- * good answer stays on screen while a reload or poll runs, so polling never flashes a spinner.
+ * `useApi(route, args)`: GET a JSON route and keep its answer, typed by the route's answer. New
+ * args (a new URL) abort the old request; the last good answer stays on screen while a reload or
+ * poll runs, so polling never flashes a spinner. `args` null: nothing to fetch yet.
  */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { type ApiRequestError, asApiRequestError } from '../api/api-error.js';
 import { getJson } from '../api/client.js';
+import { type ResponseOf, type Route, type RouteArgs, urlOf } from '../api/routes.js';
 
 export interface ApiState<T> {
   data: T | undefined;
@@ -26,7 +28,17 @@ export interface ApiOptions {
   keepPrevious?: boolean;
 }
 
-export function useApi<T>(url: string | null, options: ApiOptions = {}): ApiState<T> {
+/** A route `useApi` can read: one JSON answer to a GET. */
+export type JsonRoute = Route<string, unknown, unknown, 'GET', 'json'>;
+
+export function useApi<R extends JsonRoute>(
+  route: R,
+  args: RouteArgs<R> | null,
+  options: ApiOptions = {},
+): ApiState<ResponseOf<R>> {
+  type T = ResponseOf<R>;
+  // The URL is the request's identity: args objects are new on every render, their URL is not.
+  const url = args === null ? null : urlOf(route, args);
   const [data, setData] = useState<T | undefined>(undefined);
   const [error, setError] = useState<ApiRequestError | undefined>(undefined);
   const [loading, setLoading] = useState(url !== null);
@@ -34,7 +46,7 @@ export function useApi<T>(url: string | null, options: ApiOptions = {}): ApiStat
   const lastUrl = useRef<string | null>(null);
 
   useEffect(() => {
-    if (url === null) {
+    if (url === null || args === null) {
       setLoading(false);
       return;
     }
@@ -48,7 +60,7 @@ export function useApi<T>(url: string | null, options: ApiOptions = {}): ApiStat
       setError(undefined);
     }
     const controller = new AbortController();
-    getJson<T>(url, controller.signal).then(
+    getJson(route, args, controller.signal).then(
       (answer) => {
         setData(answer);
         setError(undefined);

@@ -4,7 +4,7 @@
  */
 import type { HankweaveEvent } from '@hankweave/types';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api } from '../api/paths.js';
+import { routes, urlOf } from '../api/routes.js';
 import type { ExecutionDetail, ExecutionStatus } from '../api/types.js';
 import { LIVE_EVENT_NAMES, parseLiveMessage } from './live-message.js';
 
@@ -45,7 +45,7 @@ export function useLiveStream(
   useEffect(() => {
     if (!enabled) return;
     setStatus('connecting');
-    const source = new EventSource(api.live(executionId));
+    const source = new EventSource(urlOf(routes.live, { id: executionId }));
     let pending: HankweaveEvent[] = [];
     let timer: ReturnType<typeof setTimeout> | undefined;
     const flush = () => {

@@ -1,11 +1,10 @@
-import type { ActionName, ActionResult } from '@hankweave/dashboard/api-types';
+import type { ActionResult } from '@hankweave/dashboard/api-types';
+import { ACTION_NAMES, type ActionName } from '@hankweave/dashboard/constants';
 import { type ClientCommandInput, connectHankweave } from '@hankweave/server/client';
 import { rollbackExecution } from '../../execution/rollback-execution.js';
 import { shortSha } from '../../output/format.js';
 import type { ExecutionFacts } from '../derive/execution-summary.js';
 import { HttpError } from '../http/http-error.js';
-
-export const ACTION_NAMES: readonly ActionName[] = ['rollback', 'skip', 'stop', 'next'];
 
 /**
  * The body of an action: the confirmation the dialog recorded, and its target (a rollback's

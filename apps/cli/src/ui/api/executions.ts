@@ -1,9 +1,14 @@
 import type {
   ExecutionDetail,
   ExecutionList,
-  ExecutionStatus,
   ExecutionSummary,
 } from '@hankweave/dashboard/api-types';
+import {
+  EXECUTION_SORT_KEYS,
+  EXECUTION_STATUSES,
+  type ExecutionSortKey,
+  type ExecutionStatus,
+} from '@hankweave/dashboard/constants';
 import { codonBars, planLoops } from '../derive/codon-bars.js';
 import { type ExecutionFacts, executionSummary } from '../derive/execution-summary.js';
 import { runNodes } from '../derive/run-nodes.js';
@@ -11,19 +16,7 @@ import type { ExecutionCatalog } from '../execution-catalog.js';
 import { HttpError } from '../http/http-error.js';
 import { integerParam } from './params.js';
 
-const STATUSES: readonly ExecutionStatus[] = [
-  'running',
-  'completed',
-  'failed',
-  'interrupted',
-  'crashed',
-  'partial',
-  'empty',
-];
-const SORT_KEYS = ['started', 'duration', 'cost', 'status', 'hank'] as const;
-type SortKey = (typeof SORT_KEYS)[number];
-
-const sortValue = (summary: ExecutionSummary, key: SortKey): string | number => {
+const sortValue = (summary: ExecutionSummary, key: ExecutionSortKey): string | number => {
   switch (key) {
     case 'started':
       return summary.startedAt ?? '';
@@ -63,13 +56,15 @@ async function mapLimited<T, R>(
 function statusFilter(value: string | null): Set<ExecutionStatus> | undefined {
   if (!value) return undefined;
   const wanted = value.split(',').filter(Boolean);
-  const unknown = wanted.filter((status) => !STATUSES.includes(status as ExecutionStatus));
+  const unknown = wanted.filter(
+    (status) => !(EXECUTION_STATUSES as readonly string[]).includes(status),
+  );
   if (unknown.length > 0)
     throw new HttpError(
       400,
       'BAD_PARAMETER',
       `status: ${unknown.join(', ')} is not an execution status`,
-      `Use ${STATUSES.join(', ')} (comma-separated).`,
+      `Use ${EXECUTION_STATUSES.join(', ')} (comma-separated).`,
     );
   return new Set(wanted as ExecutionStatus[]);
 }
@@ -88,13 +83,13 @@ export async function listExecutions(
   const text = params.get('q')?.trim().toLowerCase() ?? '';
   const offset = integerParam(params, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
   const limit = integerParam(params, 'limit', 50, 1, 1000);
-  const sort = (params.get('sort') ?? 'started') as SortKey;
-  if (!SORT_KEYS.includes(sort))
+  const sort = (params.get('sort') ?? EXECUTION_SORT_KEYS[0]) as ExecutionSortKey;
+  if (!EXECUTION_SORT_KEYS.includes(sort))
     throw new HttpError(
       400,
       'BAD_PARAMETER',
       `sort: ${sort} is not a sort key`,
-      `Use ${SORT_KEYS.join(', ')}.`,
+      `Use ${EXECUTION_SORT_KEYS.join(', ')}.`,
     );
   const direction = params.get('order') === 'asc' ? 1 : -1;
 

@@ -1,5 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServerInfo } from '@hankweave/dashboard/api-types';
+import {
+  matchRoute,
+  type PathParams,
+  type Route,
+  type RouteName,
+  type Routes,
+  routes,
+} from '@hankweave/dashboard/routes';
 import { costsOf } from '../derive/costs.js';
 import { eventPage } from '../events/event-pages.js';
 import { type ExecutionCatalog, filesOf } from '../execution-catalog.js';
@@ -50,45 +58,66 @@ async function readJsonBody(request: IncomingMessage): Promise<ActionRequest> {
   );
 }
 
-/** Path segments after `/api/`, each URL-decoded; a 404 for one that does not decode. */
-function segmentsOf(pathname: string): string[] {
-  return pathname
-    .slice('/api/'.length)
-    .split('/')
-    .filter((segment, index, all) => segment !== '' || index < all.length - 1)
-    .map((segment) => {
-      try {
-        return decodeURIComponent(segment);
-      } catch {
-        throw new HttpError(404, 'NOT_FOUND', `No API route ${pathname.slice(0, 200)}`);
-      }
-    });
-}
-
 function notFound(pathname: string): HttpError {
   return new HttpError(
     404,
     'NOT_FOUND',
     `No API route ${pathname.slice(0, 200)}`,
-    'Routes: /api/info, /api/executions[/:id[/codons/:key|/events|/checkpoints|/diff|/costs|/live]], /api/sessions.',
+    `Routes: ${Object.values(routes as Record<string, Route>)
+      .map((route) => `${route.method} ${route.pattern}`)
+      .join(', ')}.`,
   );
 }
 
-/** Answers one `/api/…` request (authenticated and host-checked by the server already). */
-export async function handleApi(
-  context: ApiContext,
-  request: IncomingMessage,
-  response: ServerResponse,
-  url: URL,
-): Promise<void> {
-  const { catalog } = context;
-  const segments = segmentsOf(url.pathname);
-  const [resource, id, sub, arg, ...rest] = segments;
-  const params = url.searchParams;
+/** One request to a matched route. */
+interface Call<R extends Route> {
+  context: ApiContext;
+  request: IncomingMessage;
+  response: ServerResponse;
+  /** Its path parameters, URL-decoded. */
+  params: R extends Route<infer Pattern> ? { [K in PathParams<Pattern>]: string } : never;
+  query: URLSearchParams;
+}
 
-  if (request.method === 'POST') {
-    if (resource !== 'executions' || !id || sub !== 'actions' || !arg || rest.length > 0)
-      throw notFound(url.pathname);
+/** A JSON route's handler returns its answer (typed by the route table); a stream writes its own. */
+type Handler<R extends Route> =
+  R extends Route<string, unknown, infer Response, 'GET' | 'POST', infer Answers>
+    ? (call: Call<R>) => Promise<Answers extends 'json' ? Response : void>
+    : never;
+
+/** Every route of the table answered, each with the type the web app expects. */
+const handlers: { [N in RouteName]: Handler<Routes[N]> } = {
+  info: async ({ context }) => context.info,
+  sessions: ({ context }) => sessionsOf(context.catalog.baseDir),
+  executions: ({ context, query }) => listExecutions(context.catalog, query),
+  execution: async ({ context, params }) => executionDetail(await context.catalog.facts(params.id)),
+  codon: async ({ context, params }) =>
+    codonDetail(context.catalog, await context.catalog.facts(params.id), params.key),
+  events: async ({ context, params, query }) => {
+    const facts = await context.catalog.facts(params.id);
+    const { journal, index } = await context.catalog.journal(params.id);
+    return eventPage(journal, index, eventQueryOf(query, facts.state));
+  },
+  checkpoints: async ({ context, params }) =>
+    listCheckpoints(filesOf(await context.catalog.facts(params.id))),
+  diff: async ({ context, params, query }) => {
+    const facts = await context.catalog.facts(params.id);
+    return diffCheckpoints(filesOf(facts), facts.state, query);
+  },
+  costs: async ({ context, params }) => {
+    const facts = await context.catalog.facts(params.id);
+    return facts.state ? costsOf(facts.state) : { totalUsd: 0, byCodon: [], byModel: [] };
+  },
+  live: ({ context, params, request, response, query }) =>
+    streamLive(
+      context.catalog,
+      params.id,
+      request,
+      response,
+      context.stopping,
+      query.get('after') ?? undefined,
+    ),
+  action: async ({ context, params, request }) => {
     if (!context.info.write)
       throw new HttpError(
         403,
@@ -105,60 +134,30 @@ export async function handleApi(
         'Actions are sent by the dashboard page itself.',
       );
     const body = await readJsonBody(request);
-    const facts = await catalog.facts(id);
+    const facts = await context.catalog.facts(params.id);
     filesOf(facts);
-    sendJson(response, 200, await runAction(facts, arg, body));
-    return;
-  }
+    return runAction(facts, params.action, body);
+  },
+};
 
-  if (resource === 'info' && segments.length === 1) return sendJson(response, 200, context.info);
-  if (resource === 'sessions' && segments.length === 1)
-    return sendJson(response, 200, await sessionsOf(catalog.baseDir));
-  if (resource !== 'executions') throw notFound(url.pathname);
-  if (id === undefined) return sendJson(response, 200, await listExecutions(catalog, params));
-  if (sub === undefined) return sendJson(response, 200, executionDetail(await catalog.facts(id)));
-  if (rest.length > 0) throw notFound(url.pathname);
-  switch (sub) {
-    case 'codons':
-      if (arg === undefined) break;
-      return sendJson(response, 200, await codonDetail(catalog, await catalog.facts(id), arg));
-    case 'events': {
-      if (arg !== undefined) break;
-      const facts = await catalog.facts(id);
-      const { journal, index } = await catalog.journal(id);
-      return sendJson(
-        response,
-        200,
-        await eventPage(journal, index, eventQueryOf(params, facts.state)),
-      );
-    }
-    case 'checkpoints':
-      if (arg !== undefined) break;
-      return sendJson(response, 200, await listCheckpoints(filesOf(await catalog.facts(id))));
-    case 'diff': {
-      if (arg !== undefined) break;
-      const facts = await catalog.facts(id);
-      return sendJson(response, 200, await diffCheckpoints(filesOf(facts), facts.state, params));
-    }
-    case 'costs': {
-      if (arg !== undefined) break;
-      const facts = await catalog.facts(id);
-      return sendJson(
-        response,
-        200,
-        facts.state ? costsOf(facts.state) : { totalUsd: 0, byCodon: [], byModel: [] },
-      );
-    }
-    case 'live':
-      if (arg !== undefined) break;
-      return streamLive(
-        catalog,
-        id,
-        request,
-        response,
-        context.stopping,
-        params.get('after') ?? undefined,
-      );
-  }
-  throw notFound(url.pathname);
+/** Answers one `/api/…` request (authenticated and host-checked by the server already). */
+export async function handleApi(
+  context: ApiContext,
+  request: IncomingMessage,
+  response: ServerResponse,
+  url: URL,
+): Promise<void> {
+  // HEAD asks what GET would answer (Node leaves the body out).
+  const method = request.method === 'HEAD' ? 'GET' : (request.method ?? 'GET');
+  const match = matchRoute(method, url.pathname);
+  if (!match) throw notFound(url.pathname);
+  const handler = handlers[match.name] as (call: Call<Route>) => Promise<unknown>;
+  const answer = await handler({
+    context,
+    request,
+    response,
+    params: match.params as never,
+    query: url.searchParams,
+  });
+  if (routes[match.name].answers === 'json') sendJson(response, 200, answer);
 }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
+import { ACTION_HEADER } from '@hankweave/dashboard/constants';
 
 /** Sent with every answer: nothing from elsewhere, no framing, no sniffing, no referrer. */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
@@ -73,8 +74,7 @@ export function presentedToken(request: IncomingMessage, port: number): string |
  * to the URL it was sent to; a browser's `Sec-Fetch-Site`, when sent, must say same-origin.
  */
 export function sameOriginAction(request: IncomingMessage): string | undefined {
-  if (request.headers['x-hankweave-action'] === undefined)
-    return 'the x-hankweave-action header is missing';
+  if (request.headers[ACTION_HEADER] === undefined) return `the ${ACTION_HEADER} header is missing`;
   const origin = request.headers.origin;
   if (origin !== `http://${request.headers.host}`)
     return `the Origin ${origin ?? '(none)'} is not this server`;

@@ -4,8 +4,9 @@
  */
 import { useLocation } from 'preact-iso/router';
 import { useActionFlow } from '../../actions/use-action-flow.js';
-import { api, pages } from '../../api/paths.js';
-import type { CheckpointWire, ExecutionDetail } from '../../api/types.js';
+import { pages } from '../../api/paths.js';
+import { routes } from '../../api/routes.js';
+import type { CheckpointWire } from '../../api/types.js';
 import { EmptyState, ErrorPanel, Loading } from '../../components/feedback.js';
 import { formatDateTime, shortSha } from '../../format/format.js';
 import { useServerInfo } from '../../hooks/server-info.js';
@@ -17,8 +18,8 @@ import { DiffView } from './diff-view.js';
 export default function CheckpointsPage({ id }: { id: string }) {
   const { query, route } = useLocation();
   const info = useServerInfo();
-  const answer = useApi<unknown>(api.checkpoints(id));
-  const execution = useApi<ExecutionDetail>(api.execution(id));
+  const answer = useApi(routes.checkpoints, { id });
+  const execution = useApi(routes.execution, { id });
   useTitle(`checkpoints of ${execution.data?.summary.hankName ?? id}`);
   const flow = useActionFlow(id, () => {
     answer.reload();

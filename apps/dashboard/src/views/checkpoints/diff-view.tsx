@@ -3,7 +3,7 @@
  * left, "after" on the right, unchanged runs folded (click a fold to open it).
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { api } from '../../api/paths.js';
+import { routes } from '../../api/routes.js';
 import type { DiffWire } from '../../api/types.js';
 import { ErrorPanel, Loading } from '../../components/feedback.js';
 import { shortSha } from '../../format/format.js';
@@ -142,7 +142,7 @@ export function DiffView({
   to: string;
   file?: string;
 }) {
-  const diff = useApi<DiffWire>(api.diff(executionId, from, to));
+  const diff = useApi(routes.diff, { id: executionId, from, to });
   if (diff.error !== undefined) return <ErrorPanel error={diff.error} onRetry={diff.reload} />;
   if (diff.data === undefined) return <Loading what="diff" />;
   return (

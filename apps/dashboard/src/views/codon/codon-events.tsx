@@ -6,8 +6,7 @@ import type { HankweaveEvent } from '@hankweave/types';
 import { useEffect, useState } from 'preact/hooks';
 import { type ApiRequestError, asApiRequestError } from '../../api/api-error.js';
 import { getJson } from '../../api/client.js';
-import { api } from '../../api/paths.js';
-import type { EventPageWire } from '../../api/types.js';
+import { routes } from '../../api/routes.js';
 import { ErrorPanel } from '../../components/feedback.js';
 import { describeToolCall, eventTone, summarizeEvent } from '../../events/summarize-event.js';
 import { type ThreadItem, threadEvents } from '../../events/thread-events.js';
@@ -94,13 +93,17 @@ export function CodonEvents({ executionId, codonKey }: { executionId: string; co
   ) => {
     setBusy(true);
     try {
-      const url = api.events(executionId, {
-        codon: codonKey,
-        after,
-        limit: PAGE,
-        types: allTypes ? undefined : ACTION_TYPES,
-      });
-      const page = await getJson<EventPageWire>(url, signal);
+      const page = await getJson(
+        routes.events,
+        {
+          id: executionId,
+          codon: codonKey,
+          after,
+          limit: PAGE,
+          types: allTypes ? undefined : ACTION_TYPES,
+        },
+        signal,
+      );
       setLoaded({
         events: previous.concat(page.events),
         cursor: page.nextCursor,

@@ -2,8 +2,9 @@
  * `/executions/:id/codons/:key`: one codon execution — its prompt, what the agent did, tokens and
  * cost over time, the files it changed (each a link to the diff) and its sentinels' outputs.
  */
-import { api, pages } from '../../api/paths.js';
-import type { CodonBar, CodonDetail, ExecutionDetail, RunNode } from '../../api/types.js';
+import { pages } from '../../api/paths.js';
+import { routes } from '../../api/routes.js';
+import type { CodonBar, RunNode } from '../../api/types.js';
 import { ErrorPanel, Loading } from '../../components/feedback.js';
 import { Duration, StatusBadge, Usd } from '../../components/values.js';
 import { codonLabel } from '../../format/codon-label.js';
@@ -49,9 +50,9 @@ function CodonLinks({ id, bars }: { id: string; bars: readonly CodonBar[] }) {
 }
 
 export default function CodonPage({ id, codonKey }: { id: string; codonKey: string }) {
-  const codon = useApi<CodonDetail>(api.codon(id, codonKey));
-  const checkpoints = useApi<unknown>(api.checkpoints(id));
-  const execution = useApi<ExecutionDetail>(api.execution(id));
+  const codon = useApi(routes.codon, { id, key: codonKey });
+  const checkpoints = useApi(routes.checkpoints, { id });
+  const execution = useApi(routes.execution, { id });
   useTitle(codon.data ? codonLabel(codon.data.bar.name, codon.data.bar.codonId) : undefined);
 
   const back = (

@@ -5,8 +5,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { useActionFlow } from '../../actions/use-action-flow.js';
-import { api } from '../../api/paths.js';
-import type { CostsWire, ExecutionDetail } from '../../api/types.js';
+import { routes } from '../../api/routes.js';
 import { EmptyState, ErrorPanel, Loading } from '../../components/feedback.js';
 import { useServerInfo } from '../../hooks/server-info.js';
 import { useApi } from '../../hooks/use-api.js';
@@ -20,8 +19,8 @@ import { RunTree } from './run-tree.js';
 
 export default function ExecutionPage({ id }: { id: string }) {
   const info = useServerInfo();
-  const detail = useApi<ExecutionDetail>(api.execution(id));
-  const costs = useApi<CostsWire>(api.costs(id));
+  const detail = useApi(routes.execution, { id });
+  const costs = useApi(routes.costs, { id });
   // The stream said the run is over; the detail reload that follows confirms it.
   const [ended, setEnded] = useState(false);
   useEffect(() => setEnded(false), [id]);

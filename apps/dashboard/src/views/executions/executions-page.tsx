@@ -2,15 +2,15 @@
 
 import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
-import { api, pages } from '../../api/paths.js';
-import type { ExecutionList } from '../../api/types.js';
+import { EXECUTION_STATUSES } from '../../api/constants.js';
+import { pages } from '../../api/paths.js';
+import { routes } from '../../api/routes.js';
 import { EmptyState, ErrorPanel, Loading } from '../../components/feedback.js';
 import { useServerInfo } from '../../hooks/server-info.js';
 import { useApi } from '../../hooks/use-api.js';
 import { useTitle } from '../../hooks/use-title.js';
 import { ExecutionsTable } from './executions-table.js';
 import {
-  EXECUTION_STATUSES,
   type ListQuery,
   listQueryToParams,
   listRequest,
@@ -53,7 +53,7 @@ export function ExecutionsPage() {
 function ExecutionsPanel({ query, go }: { query: ListQuery; go: (next: ListQuery) => void }) {
   const info = useServerInfo();
   // Poll so statuses, live markers and new executions appear without a reload.
-  const list = useApi<ExecutionList>(api.executions(listRequest(query)), {
+  const list = useApi(routes.executions, listRequest(query), {
     pollMs: 5000,
     keepPrevious: true,
   });

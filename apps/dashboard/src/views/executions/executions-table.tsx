@@ -1,6 +1,6 @@
 /** The execution list's table: one row per execution, sortable headers, a row opens it. */
 import { useLocation } from 'preact-iso/router';
-import type { ExecutionSortKey } from '../../api/paths.js';
+import type { ExecutionSortKey } from '../../api/constants.js';
 import { pages } from '../../api/paths.js';
 import type { ExecutionSummary } from '../../api/types.js';
 import { Duration, LiveMarker, StatusBadge, Usd } from '../../components/values.js';

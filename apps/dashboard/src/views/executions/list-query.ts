@@ -3,19 +3,16 @@
  * so a filtered, sorted page is a deep link. Parsing is forgiving: unknown values fall back to the
  * defaults instead of breaking the page.
  */
-import type { ExecutionListParams, ExecutionSortKey, SortOrder } from '../../api/paths.js';
-import type { ExecutionStatus, ExecutionSummary } from '../../api/types.js';
+import {
+  EXECUTION_SORT_KEYS,
+  EXECUTION_STATUSES,
+  type ExecutionSortKey,
+  type ExecutionStatus,
+  type SortOrder,
+} from '../../api/constants.js';
+import type { ExecutionListQuery } from '../../api/routes.js';
+import type { ExecutionSummary } from '../../api/types.js';
 
-export const EXECUTION_STATUSES: readonly ExecutionStatus[] = [
-  'running',
-  'completed',
-  'failed',
-  'interrupted',
-  'crashed',
-  'partial',
-  'empty',
-];
-const SORT_KEYS: readonly ExecutionSortKey[] = ['started', 'duration', 'cost', 'status', 'hank'];
 export const PAGE_SIZE = 50;
 
 export interface ListQuery {
@@ -37,7 +34,7 @@ export function parseListQuery(query: Record<string, string | undefined>): ListQ
     tab: query.tab === 'sessions' ? 'sessions' : 'executions',
     status: pick(EXECUTION_STATUSES, query.status),
     q: (query.q ?? '').trim(),
-    sort: pick(SORT_KEYS, query.sort) ?? 'started',
+    sort: pick(EXECUTION_SORT_KEYS, query.sort) ?? 'started',
     order: query.order === 'asc' ? 'asc' : 'desc',
     page: Number.isFinite(page) && page > 0 ? page : 1,
   };
@@ -56,7 +53,7 @@ export function listQueryToParams(query: ListQuery): Record<string, string | und
 }
 
 /** The API request for a list state. */
-export function listRequest(query: ListQuery): ExecutionListParams {
+export function listRequest(query: ListQuery): ExecutionListQuery {
   return {
     status: query.status,
     q: query.q === '' ? undefined : query.q,

@@ -1,13 +1,13 @@
 /** The session registry (`/api/sessions`): pipelines and loops started with `hankweave`. */
-import { api, pages } from '../../api/paths.js';
-import type { SessionsWire } from '../../api/types.js';
+import { pages } from '../../api/paths.js';
+import { routes } from '../../api/routes.js';
 import { EmptyState, ErrorPanel, Loading } from '../../components/feedback.js';
 import { StatusBadge } from '../../components/values.js';
 import { formatDateTime } from '../../format/format.js';
 import { useApi } from '../../hooks/use-api.js';
 
 export function SessionsPanel() {
-  const sessions = useApi<SessionsWire>(api.sessions(), { pollMs: 5000 });
+  const sessions = useApi(routes.sessions, {}, { pollMs: 5000 });
   if (sessions.error !== undefined) {
     return <ErrorPanel error={sessions.error} onRetry={sessions.reload} />;
   }
