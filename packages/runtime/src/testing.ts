@@ -1,6 +1,7 @@
 // ./testing entry: the semantics kit (issue 30), which drives the real runtime with the outcomes
 // of the reference interpreter's model (@hankweave/hank) and observes what it executed; and the
-// adversarial containment suite every agent adapter runs (issue 31), with the tools it checks with.
+// adversarial containment suite every agent adapter runs (issue 31), with the tools it checks with;
+// and a started runtime on the FakeHarness, the world of the WebSocket server's tests.
 
 export type {
   ContainmentContext,
@@ -17,6 +18,7 @@ export {
 export { describeContainment } from './testing/containment/describe-containment.js';
 export { processesWith } from './testing/containment/surviving-processes.js';
 export { type DigestEntry, treeDigest } from './testing/containment/tree-digest.js';
+export { type FakeWorld, lettersHank, startFakeWorld } from './testing/fake-world.js';
 export {
   comparable,
   type ObservedExecution,

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeHarness } from '@hankweave/harness/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lettersHank } from '../../test/fake-world.js';
 import { createRuntime } from '../index.js';
+import { lettersHank } from '../testing/fake-world.js';
 
 const roots: string[] = [];
 afterEach(() => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HankweaveState } from '@hankweave/types';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type FakeWorld, startFakeWorld } from '../../test/fake-world.js';
+import { type FakeWorld, startFakeWorld } from '../testing/fake-world.js';
 
 const worlds: FakeWorld[] = [];
 afterEach(async () => {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type FakeWorld, lettersHank, startFakeWorld } from '../../test/fake-world.js';
+import { type FakeWorld, lettersHank, startFakeWorld } from '../testing/fake-world.js';
 import { createRuntime } from './create-runtime.js';
 
 const worlds: FakeWorld[] = [];

@@ -1,9 +1,11 @@
+// A runtime on the FakeHarness in a temp dir, started and collecting its events: the world of the
+// runtime's lifecycle tests and of @hankweave/server's tests, which drive it over a socket.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FakeAgentScript, FakeHarness } from '@hankweave/harness/testing';
 import type { HankweaveEvent } from '@hankweave/types';
-import { createRuntime, type Runtime } from '../src/index.js';
+import { createRuntime, type Runtime } from '../runtime/create-runtime.js';
 
 /** A hank of `codons` fresh codons named a, b, c, ... */
 export function lettersHank(codons: number) {
