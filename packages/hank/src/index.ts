@@ -2,7 +2,12 @@
 // (what a hank must do for given outcomes) and validation (what a hank.json may say, checked on
 // disk). Named exports only.
 
-export { type DollarLimits, dollarLimits, type Spend } from './interpreter/budget.js';
+export {
+  DOLLAR_TOLERANCE,
+  type DollarLimits,
+  dollarLimits,
+  type Spend,
+} from './interpreter/budget.js';
 export { interpret } from './interpreter/interpret.js';
 export {
   type AttemptOutcome,

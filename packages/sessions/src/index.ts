@@ -30,7 +30,9 @@ export {
 export {
   type LoopIterationRecord,
   type LoopStateFile,
+  type LoopVote,
   readLoopState,
+  votesOf,
   withIteration,
   writeLoopState,
 } from './loop-state.js';

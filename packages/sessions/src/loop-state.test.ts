@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import { makeTempDir, type TempDir } from '@hankweave/durable-io/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { placeFixture } from '../test/helpers/fixtures.js';
-import { type LoopStateFile, readLoopState, withIteration, writeLoopState } from './loop-state.js';
+import {
+  type LoopStateFile,
+  readLoopState,
+  votesOf,
+  withIteration,
+  writeLoopState,
+} from './loop-state.js';
 
 let dir: TempDir;
 beforeEach(async () => {
@@ -115,6 +121,36 @@ describe('withIteration()', () => {
   it('replaces a record of the same iteration instead of counting it twice', () => {
     const after = withIteration(state({ history: [record(1, true)] }), record(1, false));
     expect(after.history).toEqual([record(1, false)]);
+    expect(votesOf(after.history)).toEqual([record(1, false)]);
+  });
+
+  it("keeps an iteration's earlier votes when every vote names its run", () => {
+    const c0 = { ...record(1, true), codon_id: 'c0', run_id: 'r0' };
+    const c1 = { ...record(1, true), codon_id: 'c1', run_id: 'r1' };
+    const c1Again = { ...record(1, false), codon_id: 'c1', run_id: 'r2' };
+    const after = withIteration(withIteration(withIteration(state(), c0), c1), c1Again);
+    // One history entry per iteration (the seed's shape), the newest vote on top.
+    expect(after.history).toEqual([{ ...c1Again, earlier_votes: [c0, c1] }]);
+    expect(votesOf(after.history)).toEqual([c0, c1, c1Again]);
+    // A vote without a run replaces every earlier one: nothing can tell which of them counts.
+    const plain = withIteration(after, record(1, true));
+    expect(votesOf(plain.history)).toEqual([record(1, true)]);
+  });
+
+  it('round-trips earlier votes through the file in the field order', async () => {
+    const c0 = { ...record(1, true), decision: 'stop' as const, codon_id: 'c0', run_id: 'r0' };
+    const c1 = { ...record(1, false), decision: 'continue' as const, codon_id: 'c1', run_id: 'r1' };
+    const written = withIteration(withIteration(state(), c0), c1);
+    const file = join(dir.path, 'votes.json');
+    await writeLoopState(file, written);
+    expect(await readLoopState(file)).toEqual({ ...written, completed_at: null, reason: null });
+    const raw = JSON.parse(await readFile(file, 'utf8'));
+    expect(Object.keys(raw.history[0].earlier_votes[0]).slice(0, 4)).toEqual([
+      'iteration',
+      'timestamp',
+      'plateau',
+      'reasoning',
+    ]);
   });
 
   it('drops the records of later iterations after a rollback to an earlier one', () => {

@@ -6,8 +6,8 @@ import { readStateFile } from './internal/state-file.js';
 
 // The single writer of a loop state is the runtime holding its execution's lock: no file lock.
 
-/** One iteration's entry in a loop state's `history`. */
-export interface LoopIterationRecord {
+/** One plateau vote (an iteration's record without its earlier votes). */
+export interface LoopVote {
   /** 1-based, as the seed's engine numbers them. */
   iteration: number;
   timestamp: string;
@@ -19,7 +19,18 @@ export interface LoopIterationRecord {
   /** Where the decision came from. */
   source?: 'message' | 'result.json' | null;
   codon_id?: string | null;
+  /** The run of the codon that voted: a vote whose run a rollback cut off never counts. */
+  run_id?: string | null;
   [extra: string]: unknown;
+}
+
+/** One iteration's entry in a loop state's `history`: its newest vote. */
+export interface LoopIterationRecord extends LoopVote {
+  /**
+   * hankweave's addition: the iteration's earlier votes, oldest first, kept while every vote is
+   * tied to a run (`run_id`) so that a rollback cutting the newest one off leaves the one before.
+   */
+  earlier_votes?: LoopVote[];
 }
 
 /** `P/.claude/loop-state-{session}.json`. */
@@ -60,13 +71,23 @@ const RECORD_ORDER = ['iteration', 'timestamp', 'plateau', 'reasoning'];
 export async function readLoopState(file: string, fs?: Fs): Promise<LoopStateFile | undefined> {
   const state = await readStateFile(file, loopStateSchema, 'loop state', fs);
   if (state === undefined) return undefined;
-  const history = state.history.map(({ decision, ...record }) => ({
-    ...record,
-    reasoning: record.reasoning ?? null,
-    // A null decision (a tool that writes every field) means none was recorded.
-    ...(decision ? { decision } : {}),
+  const history = state.history.map(({ earlier_votes, ...record }) => ({
+    ...normalizedVote(record),
+    ...(earlier_votes?.length ? { earlier_votes: earlier_votes.map(normalizedVote) } : {}),
   }));
   return { ...state, history } as LoopStateFile;
+}
+
+function normalizedVote<Vote extends { reasoning?: string | null; decision?: string | null }>({
+  decision,
+  ...vote
+}: Vote) {
+  return {
+    ...vote,
+    reasoning: vote.reasoning ?? null,
+    // A null decision (a tool that writes every field) means none was recorded.
+    ...(decision ? { decision } : {}),
+  };
 }
 
 /**
@@ -78,7 +99,17 @@ export async function writeLoopState(file: string, state: LoopStateFile, fs?: Fs
   const ordered = orderFields(
     {
       ...state,
-      history: state.history.map((record) => orderFields(record, RECORD_ORDER)),
+      history: state.history.map(({ earlier_votes, ...record }) =>
+        orderFields(
+          {
+            ...record,
+            ...(earlier_votes?.length
+              ? { earlier_votes: earlier_votes.map((vote) => orderFields(vote, RECORD_ORDER)) }
+              : {}),
+          },
+          RECORD_ORDER,
+        ),
+      ),
       completed_at: state.completed_at ?? null,
       reason: state.reason ?? null,
     },
@@ -88,11 +119,35 @@ export async function writeLoopState(file: string, state: LoopStateFile, fs?: Fs
 }
 
 /**
- * `state` with `record` as its latest iteration: every record of that iteration or later is
- * dropped first (a redo or a rollback replaces them; they must never count twice), and
- * `iteration` becomes `record.iteration`. Pure: `state` is not changed.
+ * `state` with `record` as its latest iteration: every record of a later iteration is dropped
+ * first (a rollback replaces them), and `iteration` becomes `record.iteration`. A record of the
+ * same iteration is replaced too; when both are tied to a run (`run_id`) it is kept among the new
+ * record's `earlier_votes`, because which vote counts is then decided by which runs are still on
+ * the execution thread (see {@link votesOf}). Without run ids a vote is never counted twice.
+ * Pure: `state` is not changed.
  */
 export function withIteration(state: LoopStateFile, record: LoopIterationRecord): LoopStateFile {
   const earlier = state.history.filter((entry) => entry.iteration < record.iteration);
-  return { ...state, iteration: record.iteration, history: [...earlier, record] };
+  const replaced = state.history.findLast((entry) => entry.iteration === record.iteration);
+  const { earlier_votes: _ignored, ...vote } = record;
+  const kept =
+    replaced && tiedToRun(replaced) && tiedToRun(record)
+      ? [...(replaced.earlier_votes ?? []).filter(tiedToRun), withoutEarlierVotes(replaced)]
+      : [];
+  const latest: LoopIterationRecord = kept.length ? { ...vote, earlier_votes: kept } : vote;
+  return { ...state, iteration: record.iteration, history: [...earlier, latest] };
+}
+
+/** Every vote of a history, oldest first: each record's earlier votes, then the record. */
+export function votesOf(history: readonly LoopIterationRecord[]): LoopVote[] {
+  return history.flatMap((record) => [
+    ...(record.earlier_votes ?? []),
+    withoutEarlierVotes(record),
+  ]);
+}
+
+const tiedToRun = (vote: LoopVote) => typeof vote.run_id === 'string';
+
+function withoutEarlierVotes({ earlier_votes: _ignored, ...vote }: LoopIterationRecord): LoopVote {
+  return vote;
 }

@@ -1,4 +1,4 @@
-import type { LoopIterationRecord } from './loop-state.js';
+import type { LoopVote } from './loop-state.js';
 
 /** A plateau loop's `terminateOn`: how many agreeing iterations stop it, and its bounds. */
 export interface PlateauRule {
@@ -17,9 +17,10 @@ export type PlateauVerdict =
 
 /**
  * Decides whether a plateau loop stops after `iteration` (1-based, the one that just ended),
- * from that loop's own history only: records of later iterations are ignored, and several
- * records of one iteration count once (the last in the array wins), so a decision recorded
- * twice can never make up a consensus on its own (a bug of the seed's system).
+ * from that loop's own votes only (a history's records, or {@link votesOf} of it filtered to the
+ * execution thread): votes of later iterations are ignored, and several votes of one iteration
+ * count once (the last in the array wins), so a decision recorded twice can never make up a
+ * consensus on its own (a bug of the seed's system).
  *
  * - That iteration's decision is `error`: stop, `error`.
  * - `iteration >= minIterations` and each of the iterations `iteration - consensus + 1` ..
@@ -28,11 +29,11 @@ export type PlateauVerdict =
  * - `iteration >= maxIterations`: stop, `iteration_limit`.
  */
 export function plateauVerdict(
-  history: readonly LoopIterationRecord[],
+  history: readonly LoopVote[],
   rule: PlateauRule,
   iteration: number,
 ): PlateauVerdict {
-  const byIteration = new Map<number, LoopIterationRecord>();
+  const byIteration = new Map<number, LoopVote>();
   for (const record of history) {
     if (record.iteration <= iteration) byIteration.set(record.iteration, record);
   }

@@ -101,9 +101,11 @@ export {
   type LoopIterationRecord,
   type LoopSessionRegistry,
   type LoopState,
+  type LoopVote,
   loopIterationRecordSchema,
   loopSessionRegistrySchema,
   loopStateSchema,
+  loopVoteSchema,
   type PipelineState,
   pipelineStateSchema,
 } from './files/loop-session.js';

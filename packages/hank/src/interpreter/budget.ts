@@ -3,6 +3,15 @@ import type { CodonConfig, ContainerBudget, HankConfig, LoopConfig } from '@hank
 // Dollar budgets as the reference interpreter sees them (reference §1.7). Time budgets are not
 // modelled: what they decide depends on the clock, not on the outcomes.
 
+/**
+ * The float noise of dollar comparisons. Costs are sums of floats that agents report rounded in
+ * different ways (0.018 vs 0.018000000000000002), and limits are differences of such sums, so
+ * "exactly the limit" comes out a few 1e-18 either side. Both the interpreter and the runtime
+ * count a container with less than this left as spent, and a spend within this of its limit as
+ * not passing it: a billionth of a dollar buys nothing.
+ */
+export const DOLLAR_TOLERANCE = 1e-9;
+
 /** What one earlier execution spent, and where: its loop (if any) and its codon id in hank.json. */
 export interface Spend {
   loopId?: string;
@@ -120,7 +129,7 @@ export function dollarLimits(
     if (container.maxDollars === undefined) continue;
     const left = dollarsLeft(container, child, spent);
     maxDollars = maxDollars === undefined ? left : Math.min(maxDollars, left);
-    if (left <= 0 && !exhausted) exhausted = { scope, onExceeded };
+    if (left <= DOLLAR_TOLERANCE && !exhausted) exhausted = { scope, onExceeded };
   }
   return {
     ...(maxDollars !== undefined ? { maxDollars: Math.max(0, maxDollars) } : {}),

@@ -230,6 +230,31 @@ describe('interpret()', () => {
       expect(result.stops).toEqual(['budget-exceeded']);
     });
 
+    it('treats float noise left of a spent budget as spent, however the costs were rounded', () => {
+      // proportional-strict over 0.027: each child's allocation is 0.009; a and b count 0.009 and
+      // 0.018 (or 0.018000000000000002: 0.006 × 3), which leaves c ±3.5e-18, not a codon's worth.
+      for (const bCost of [0.018, 0.006 * 3]) {
+        const hank = hankOf([codon('a'), codon('b'), codon('c')], {
+          budget: { maxDollars: 0.027, allocation: 'proportional-strict' },
+        });
+        const result = run(hank, {
+          a: [{ sessions: [ok(0.006)] }],
+          b: [{ sessions: [ok(bCost)] }],
+        });
+        expect(ids(result.executions)).toEqual(['a:completed', 'b:completed']);
+        expect(result.stops).toEqual(['budget-exceeded']);
+      }
+    });
+
+    it('spending a limit by float noise only does not pass it', () => {
+      // 0.006 × 3 is 0.018000000000000002: the session spent its $0.018, it did not pass it, so
+      // its own end (a fatal error) is what happened.
+      const hank = hankOf([codon('a', { budget: { maxDollars: 0.018, onExceeded: 'fail' } })]);
+      const result = run(hank, { a: [{ sessions: [{ end: 'fatal-error', cost: 0.006 * 3 }] }] });
+      expect(result.executions[0]).toMatchObject({ status: 'failed', failure: 'fatal-error' });
+      expect(result.executions[0]?.budgetExceeded).toBeUndefined();
+    });
+
     it('ends a loop whose budget is spent and goes on after it', () => {
       const hank = hankOf([
         loop('l', { type: 'iterationLimit', limit: 5 }, [codon('x')], {

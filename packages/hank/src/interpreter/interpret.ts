@@ -1,5 +1,5 @@
 import { type CodonConfig, isLoopConfig, type LoopConfig } from '@hankweave/types';
-import { dollarLimits } from './budget.js';
+import { DOLLAR_TOLERANCE, dollarLimits } from './budget.js';
 import {
   DEFAULT_SESSION,
   type Execution,
@@ -243,7 +243,8 @@ export function interpret(input: InterpreterInput): Interpretation {
       const played = outcome.sessions?.[index] ?? DEFAULT_SESSION;
       cost += played.cost;
       const spent = { ...base, cost, messages: index + 1 };
-      if (limits.maxDollars !== undefined && cost > limits.maxDollars) {
+      // Spending the limit itself is not passing it: float noise is no overspend (DOLLAR_TOLERANCE).
+      if (limits.maxDollars !== undefined && cost > limits.maxDollars + DOLLAR_TOLERANCE) {
         return record(
           limits.onExceeded === 'complete'
             ? { ...spent, status: 'completed', budgetExceeded: true }

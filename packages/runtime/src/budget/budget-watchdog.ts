@@ -1,3 +1,4 @@
+import { DOLLAR_TOLERANCE } from '@hankweave/hank';
 import type { AgentEvent, AgentSession } from '@hankweave/harness';
 import type { BudgetExceeded, EventData } from '@hankweave/types';
 import type { BudgetCurrency, CodonLimits } from './resolve-budget.js';
@@ -59,7 +60,8 @@ export class BudgetWatchdog {
     const turn =
       data.inputTokens + data.cacheReadTokens + data.cacheCreationTokens + data.outputTokens;
     usage.contextTokens = Math.max(usage.contextTokens, turn);
-    if (limits.maxDollars !== undefined && usage.dollars > limits.maxDollars)
+    // Spending the limit itself is not passing it; float noise of summed costs is no overspend.
+    if (limits.maxDollars !== undefined && usage.dollars > limits.maxDollars + DOLLAR_TOLERANCE)
       this.#breach('cost', limits.maxDollars, usage.dollars);
     else if (limits.maxOutputTokens !== undefined && usage.outputTokens > limits.maxOutputTokens)
       this.#breach('outputTokens', limits.maxOutputTokens, usage.outputTokens);

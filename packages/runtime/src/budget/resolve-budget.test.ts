@@ -109,6 +109,17 @@ describe('allocation', () => {
     expect(dollarLimit(container, 'a', new Map([['a', 4]]))).toBe(1);
   });
 
+  it('a budget spent up to float noise is exhausted, whichever way the costs were rounded', () => {
+    const config = hank([codon('a'), codon('b'), codon('c')], {
+      maxDollars: 0.027,
+      allocation: 'proportional-strict',
+    });
+    for (const bCost of [0.018, 0.006 * 3]) {
+      const limits = limitsOf(config, 'c', [spent('a', 0.006), spent('b', bCost)]);
+      expect(limits.exhausted).toMatchObject({ scope: 'hank', currency: 'cost' });
+    }
+  });
+
   it('proportional-strict: unspent share evaporates (each earlier child counts max(share, actual))', () => {
     const container = {
       maxDollars: 10,

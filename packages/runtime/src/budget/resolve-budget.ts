@@ -1,3 +1,4 @@
+import { DOLLAR_TOLERANCE } from '@hankweave/hank';
 import {
   type CodonConfig,
   type ContainerBudget,
@@ -221,7 +222,8 @@ export function resolveCodonLimits(input: {
     const dollars = dollarLimit(container, child, byChild);
     if (dollars !== undefined && container.maxDollars !== undefined) {
       maxDollars = minDefined(maxDollars, dollars);
-      if (dollars <= 0 && !exhausted) {
+      // A billionth of a dollar left is float noise of summed costs, not budget (as the interpreter).
+      if (dollars <= DOLLAR_TOLERANCE && !exhausted) {
         exhausted = {
           scope: container.scope,
           ...(container.id ? { id: container.id } : {}),

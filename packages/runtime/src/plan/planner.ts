@@ -1,4 +1,4 @@
-import { type LoopIterationRecord, plateauVerdict } from '@hankweave/sessions';
+import { type LoopVote, plateauVerdict } from '@hankweave/sessions';
 import {
   type CodonConfig,
   type ExecutionCodonEntry,
@@ -90,7 +90,7 @@ export function expandAfterCodon(
   plan: readonly ExecutionCodonEntry[],
   config: HankConfig,
   ending: CodonEnding,
-  history: readonly LoopIterationRecord[] = [],
+  history: readonly LoopVote[] = [],
 ): Expansion {
   const index = plan.findIndex((entry) => entry.codonId === ending.codonId);
   const entry = plan[index];

@@ -9,7 +9,8 @@ import type { SemanticsCase } from '../testing/semantics/play-case.js';
 // extensions, every failure policy with retries, dollar budgets at every level (codon, loop,
 // hank, runtime), continue-previous chains and plateau votes; outcomes for every attempt; and the
 // person's steps after each stop. Every hank passes validateHank. Costs are whole cost units and
-// budgets lie half a unit between them, so no float rounding can tip a comparison.
+// budgets lie half a unit between them; allocations can still add up to exactly a container's
+// budget, where both sides count float noise as nothing (DOLLAR_TOLERANCE of @hankweave/hank).
 
 const MODEL = 'claude-sonnet-4-5';
 const UNIT = DEFAULT_COST_UNIT.dollars;

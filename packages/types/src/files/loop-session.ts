@@ -38,16 +38,31 @@ export const loopSessionRegistrySchema = z.looseObject({
 });
 export type LoopSessionRegistry = z.infer<typeof loopSessionRegistrySchema>;
 
-/** One iteration's plateau decision. */
-export const loopIterationRecordSchema = z.looseObject({
+const loopVoteFields = {
   iteration: z.number().int().nonnegative(),
   timestamp: z.string(),
   plateau: z.boolean(),
   reasoning: optionalText,
-  // hankweave's additions: the decision as reported, where it came from, which codon gave it.
+  // hankweave's additions: the decision as reported, where it came from, which codon (and which
+  // run of it) gave it.
   decision: z.enum(['continue', 'stop', 'error', 'missing']).nullish(),
   source: z.enum(['message', 'result.json']).nullish(),
   codon_id: optionalText,
+  run_id: optionalText,
+};
+
+/** A plateau vote that a later codon (or attempt) of the same iteration superseded. */
+export const loopVoteSchema = z.looseObject(loopVoteFields);
+export type LoopVote = z.infer<typeof loopVoteSchema>;
+
+/** One iteration's plateau decision. */
+export const loopIterationRecordSchema = z.looseObject({
+  ...loopVoteFields,
+  /**
+   * hankweave's addition: the iteration's earlier votes, oldest first (the record itself is the
+   * newest). A rollback that cuts the newest vote's codon off makes the one before it count again.
+   */
+  earlier_votes: z.array(loopVoteSchema).nullish(),
 });
 export type LoopIterationRecord = z.infer<typeof loopIterationRecordSchema>;
 

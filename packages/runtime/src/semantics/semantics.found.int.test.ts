@@ -1,0 +1,128 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { validateHank } from '@hankweave/hank';
+import type { HankConfig } from '@hankweave/types';
+import { describe, it } from 'vitest';
+import type { SemanticsCase } from '../testing/semantics/play-case.js';
+import { checkAgainstInterpreter } from './check-against-interpreter.js';
+
+// What long runs of the semantics property found (RELIABILITY.md), kept as fixed cases so that
+// each stays fixed: hand-made cases of the same shape here, and the shrunk counterexamples as
+// fast-check printed them in found/ (`{found, what, case}`; drop the printed `config`, which is
+// derived, and `__proto__:null`).
+
+const MODEL = 'claude-sonnet-4-5';
+const codon = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  name: id,
+  model: MODEL,
+  continuationMode: 'fresh',
+  promptText: `Do ${id}.`,
+  ...extra,
+});
+const table = (outcomes: SemanticsCase['outcomes']['outcomes'], maxSessions = 1) => ({
+  outcomes,
+  fallbackCost: 0.006,
+  contextLoops: { codonIds: [], overflowFrom: 3 },
+  maxSessions,
+});
+
+function found(semantics: SemanticsCase) {
+  const result = validateHank(semantics.hank);
+  if (!result.valid) throw new Error(`invalid case: ${JSON.stringify(result.errors)}`);
+  return () => checkAgainstInterpreter({ ...semantics, config: result.config as HankConfig });
+}
+
+const FOUND_DIR = new URL('./found/', import.meta.url);
+const counterexamples = readdirSync(FOUND_DIR)
+  .filter((name) => name.endsWith('.json'))
+  .sort()
+  .map((name) => {
+    const {
+      found: where,
+      what,
+      case: semantics,
+    } = JSON.parse(readFileSync(new URL(name, FOUND_DIR), 'utf8')) as {
+      found: string;
+      what: string;
+      case: SemanticsCase;
+    };
+    return { name: `${where}: ${what}`, semantics };
+  });
+
+describe('counterexamples the long run found', () => {
+  it.each(counterexamples)('$name', ({ semantics }) => found(semantics)(), 60_000);
+});
+
+describe('cases the long run found', () => {
+  it(
+    'seed 20261130: a rollback that cuts off the newest vote of an iteration lets the earlier one count',
+    found({
+      // Both codons of the plateau loop's first iteration vote stop; the rollback to c0 cuts c1's
+      // vote off. c1 runs again and says nothing: c0's vote still decides, and the loop ends.
+      hank: {
+        meta: { name: 'found', version: '1.0.0' },
+        hank: [
+          {
+            type: 'loop',
+            id: 'p',
+            name: 'p',
+            terminateOn: { type: 'plateau', consensus: 1, minIterations: 1, maxIterations: 3 },
+            codons: [codon('c0'), codon('c1')],
+          },
+        ],
+      },
+      outcomes: table({ 'c0#0': [{ vote: 'stop' }], 'c1#0': [{ vote: 'stop' }] }),
+      steps: [{ kind: 'rollback', target: 0 }],
+    }),
+    60_000,
+  );
+
+  it(
+    'seed 20261130: a hank budget spent up to float noise stops the hank',
+    found({
+      // proportional-strict over $0.027 gives each codon $0.009; c0 counts 0.009, c1 spent
+      // 0.006 × 3 = 0.018000000000000002: what is left for c2 is -3.5e-18 or +3.5e-18 depending
+      // on how the costs were rounded, and either way nothing.
+      hank: {
+        meta: { name: 'found', version: '1.0.0' },
+        overrides: {
+          budget: { maxDollars: 0.027, allocation: 'proportional-strict', onExceeded: 'complete' },
+        },
+        hank: [
+          codon('c0', {
+            onFailure: 'ignore',
+            budget: { maxDollars: 0.003, onExceeded: 'complete' },
+          }),
+          codon('c1', {
+            continuationMode: 'continue-previous',
+            onFailure: 'abort',
+            budget: { maxDollars: 0.033, onExceeded: 'complete' },
+          }),
+          codon('c2', {
+            continuationMode: 'continue-previous',
+            onFailure: 'abort',
+            exhaustWithPrompt: 'Go on.',
+            maxExtensions: 2,
+          }),
+        ],
+      },
+      outcomes: table(
+        {
+          c0: [],
+          c1: [
+            {
+              sessions: [
+                { end: 'ok', cost: 0.006 * 3 },
+                { end: 'retriable-error', cost: 0.006 },
+              ],
+            },
+          ],
+          c2: [],
+        },
+        3,
+      ),
+      steps: [],
+    }),
+    60_000,
+  );
+});
