@@ -17,9 +17,14 @@ export async function main(
   terminal: Terminal = createTerminal(),
 ): Promise<number> {
   let code = 0;
-  const program = buildProgram(terminal, cliVersion(), (result) => {
-    code = result;
-  });
+  const program = await buildProgram(
+    terminal,
+    cliVersion(),
+    (result) => {
+      code = result;
+    },
+    argv.slice(2),
+  );
   const usage: { command?: CommandUnknownOpts } = {};
   routeUsageErrors(program, usage);
   try {

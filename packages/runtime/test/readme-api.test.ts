@@ -14,6 +14,11 @@ describe('README API tables', () => {
         source: 'src/testing.ts',
         load: () => import('../src/testing.js'),
       },
+      {
+        specifier: '@hankweave/runtime/layout',
+        source: 'src/layout.ts',
+        load: () => import('../src/layout.js'),
+      },
     ]);
     expect(report).toEqual({ undocumented: [], unknown: [] });
   });

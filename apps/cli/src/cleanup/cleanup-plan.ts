@@ -2,7 +2,7 @@ import { createReadStream, existsSync, lstatSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { relativeInside } from '@hankweave/durable-io';
-import { executionLayout } from '@hankweave/runtime';
+import { executionLayout } from '@hankweave/runtime/layout';
 import type { HankweaveState, RigOperation } from '@hankweave/types';
 import {
   journalPath,

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, rmdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { executionLayout } from '@hankweave/runtime';
+import { executionLayout } from '@hankweave/runtime/layout';
 import { type CleanupPlan, planCleanup } from '../cleanup/cleanup-plan.js';
 import { type Removal, removeEmptyParents, removeInside } from '../cleanup/safe-remove.js';
 import {

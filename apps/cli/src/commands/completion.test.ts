@@ -7,7 +7,7 @@ import { createTerminal } from '../output/terminal.js';
 import { buildProgram } from '../program.js';
 import { COMPLETION_SHELLS, completionScript } from './completion.js';
 
-const program = buildProgram(createTerminal(), '0.0.0', () => {});
+const program = await buildProgram(createTerminal(), '0.0.0', () => {});
 const subcommands = ['validate', 'init', 'status', 'events', 'checkpoints', 'diff', 'rollback'];
 const more = ['sessions', 'ls', 'kill', 'prune', 'completion'];
 

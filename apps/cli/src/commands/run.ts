@@ -2,13 +2,19 @@ import { existsSync } from 'node:fs';
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import { CliError } from '../output/cli-error.js';
 import { closestCommand } from '../output/command-hint.js';
-import { runCommand } from '../run/run-command.js';
-import { interactiveStart } from '../start/interactive-start.js';
-import { attachCommand } from './attach.js';
 import type { CommandContext } from './command-context.js';
-import { COMPLETE_COMMAND } from './complete.js';
-import { GUESSED_COMMANDS } from './guessed-commands.js';
+import { SUGGESTED_WORDS } from './command-table.js';
 import { declareRunFlags } from './run-flags.js';
+
+// The run, the attach and the interactive start load on use: `--attach` must not load the
+// orchestrator, and `--version` nothing at all.
+const runCommand: typeof import('../run/run-command.js').runCommand = async (...args) =>
+  (await import('../run/run-command.js')).runCommand(...args);
+const attachCommand: typeof import('./attach.js').attachCommand = async (...args) =>
+  (await import('./attach.js')).attachCommand(...args);
+const interactiveStart: typeof import('../start/interactive-start.js').interactiveStart = async (
+  ...args
+) => (await import('../start/interactive-start.js')).interactiveStart(...args);
 
 /**
  * Makes `program` itself the run command: `hankweave [hank] [data]` with the run flags
@@ -33,7 +39,7 @@ export function register(program: Command, { terminal, done, hint }: CommandCont
         );
         return;
       }
-      if (hank !== undefined) refuseMistypedCommand(program, hank, hint);
+      if (hank !== undefined) refuseMistypedCommand(hank, hint);
       // A bare `hankweave` (no argument, no flag): on a terminal, the interactive start; off
       // one, the usage, unless the current directory holds a hank to run (as it always did).
       if (hank === undefined && data === undefined && onlyDefaults(program)) {
@@ -114,17 +120,9 @@ function onlyDefaults(command: CommandUnknownOpts): boolean {
  * run as a hank named "statsu". When no such file or directory exists and the word is close to
  * a subcommand, say which one was meant instead.
  */
-function refuseMistypedCommand(
-  program: CommandUnknownOpts,
-  word: string,
-  hint: CommandContext['hint'],
-): void {
+function refuseMistypedCommand(word: string, hint: CommandContext['hint']): void {
   if (existsSync(word)) return;
-  const hidden: readonly string[] = [...GUESSED_COMMANDS, COMPLETE_COMMAND];
-  const names = program.commands
-    .filter((command) => !hidden.includes(command.name()))
-    .flatMap((command) => [command.name(), ...command.aliases()]);
-  const meant = closestCommand(word, names);
+  const meant = closestCommand(word, SUGGESTED_WORDS);
   if (!meant) return;
   throw new CliError(
     'CLI_USAGE',

@@ -1,5 +1,5 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { executionLayout } from '@hankweave/runtime';
+import { executionLayout } from '@hankweave/runtime/layout';
 import { executionThread, latestRun, totalCost } from '@hankweave/state';
 import { withExecutionOptions } from '../execution/execution-options.js';
 import { findExecution, liveLock } from '../execution/find-execution.js';

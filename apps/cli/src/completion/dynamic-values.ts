@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { defaultExecutionBaseDir } from '@hankweave/runtime';
+import { defaultExecutionBaseDir } from '@hankweave/runtime/layout';
 import type { DynamicValues } from './value-sources.js';
 
 /** How many of the newest executions are looked at to find the one for some data. */

@@ -1,6 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { defaultExecutionBaseDir, executionLayout, findNewestExecution } from '@hankweave/runtime';
+import {
+  defaultExecutionBaseDir,
+  executionLayout,
+  findNewestExecution,
+} from '@hankweave/runtime/layout';
 import { isSameProcessAlive, LOCK_STALE_AFTER_MS, readRuntimeLock } from '@hankweave/state';
 import type { RuntimeLock } from '@hankweave/types';
 import { CliError } from '../output/cli-error.js';

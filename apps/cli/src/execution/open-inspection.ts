@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CheckpointEngine } from '@hankweave/checkpoints';
-import { executionLayout, readExecutionMeta } from '@hankweave/runtime';
+import { executionLayout, readExecutionMeta } from '@hankweave/runtime/layout';
 import { readState } from '@hankweave/state';
 import type { ExecutionMeta, HankweaveState } from '@hankweave/types';
 import { CliError } from '../output/cli-error.js';

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { defaultExecutionBaseDir } from '@hankweave/runtime';
+import { defaultExecutionBaseDir } from '@hankweave/runtime/layout';
 import { parseDuration, type SessionStatus, SessionsError } from '@hankweave/sessions';
 import { CliError } from '../output/cli-error.js';
 

@@ -3,7 +3,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { readRegularTextFile } from '@hankweave/durable-io';
 import { type EventJournal, openJournalReadOnly } from '@hankweave/journal';
-import { executionLayout } from '@hankweave/runtime';
+import { executionLayout } from '@hankweave/runtime/layout';
 import { type HankweaveState, hankNameFromPath } from '@hankweave/types';
 import { liveLock } from '../execution/find-execution.js';
 import { journalPath, readExecutionState, readMeta } from '../execution/open-inspection.js';

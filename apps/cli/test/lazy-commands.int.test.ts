@@ -1,0 +1,57 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { makeTempDir, type TempDir } from '@hankweave/durable-io/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, createSandbox, runProcess, type Sandbox } from './cli-harness.js';
+
+// Each command line loads what it needs and nothing else: watched from outside, through a
+// module-resolution hook that records every module the process resolves.
+const REGISTER = fileURLToPath(new URL('./fixtures/load-trace/register.mjs', import.meta.url));
+// The orchestrator's bundle, and libraries only a run (or the dashboard) needs.
+const ORCHESTRATOR = /\/runtime\/dist\/index\.js$/;
+const RUN_ONLY = [ORCHESTRATOR, /isomorphic-git/, /@ai-sdk/, /bullmq/, /\/pg\//];
+
+let sandbox: Sandbox;
+let dir: TempDir;
+beforeAll(async () => {
+  sandbox = createSandbox();
+  dir = await makeTempDir('cli-lazy-');
+});
+afterAll(async () => {
+  sandbox.cleanup();
+  await dir.cleanup();
+});
+
+let traces = 0;
+async function loaded(args: string[]): Promise<{ code: number | null; urls: string[] }> {
+  const file = join(dir.path, `trace-${traces++}.txt`);
+  const result = await runProcess(process.execPath, ['--import', REGISTER, BIN, ...args], {
+    env: { ...sandbox.env, LOAD_TRACE_FILE: file },
+  });
+  const urls = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+  return { code: result.code, urls };
+}
+
+const matching = (urls: string[], pattern: RegExp) => urls.filter((url) => pattern.test(url));
+
+describe('command modules load on demand', () => {
+  it('the full help loads every command, the orchestrator with them (the hook sees it)', async () => {
+    const { code, urls } = await loaded(['--help']);
+    expect(code).toBe(0);
+    expect(matching(urls, ORCHESTRATOR)).not.toEqual([]);
+  });
+
+  it.each(
+    [
+      ['--version'],
+      ['--attach', '-e', '/nonexistent/execution'],
+      ['status', '--help'],
+      ['events', '--help'],
+    ].map((args) => ({ line: args.join(' '), args })),
+  )('`hankweave $line` loads no part of a run', async ({ args }) => {
+    const { urls } = await loaded(args);
+    expect(urls.length).toBeGreaterThan(0);
+    for (const pattern of RUN_ONLY) expect(matching(urls, pattern)).toEqual([]);
+  });
+});
