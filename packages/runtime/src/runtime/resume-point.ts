@@ -62,19 +62,43 @@ function checkpointOf(
 const iterationKey = (loop: Pick<LoopContext, 'loopId' | 'iteration'>) =>
   `${loop.loopId}\n${loop.iteration}`;
 
-/** Iterations of plateau loops whose newest vote on the thread is an error. */
+/**
+ * Iterations of plateau loops that ended on an error verdict: the iteration's last codon is on the
+ * thread, ended so that the loop took its verdict after it (not ended by its budget first), and
+ * the iteration's newest vote on the thread is an error. An error vote whose iteration a rollback
+ * cut short of its last codon decided nothing yet: that iteration goes on from where the thread
+ * stops (the interpreter's rule).
+ */
 function abandonedIterations(context: RuntimeContext): Set<string> {
   const abandoned = new Set<string>();
+  const thread = executionThread(context.store.state).codons;
   for (const item of context.config.hank) {
     if (!isLoopConfig(item) || item.terminateOn.type !== 'plateau') continue;
     const newest = new Map<number, string | undefined>();
     for (const record of threadHistory(context, item.id)) {
       newest.set(record.iteration, record.decision);
     }
+    const lastIndex = item.codons.length - 1;
+    const onFailure = item.codons[lastIndex]?.onFailure;
     for (const [iteration, decision] of newest) {
-      if (decision === 'error')
-        abandoned.add(iterationKey({ loopId: item.id, iteration: iteration - 1 }));
+      if (decision !== 'error') continue;
+      const key = iterationKey({ loopId: item.id, iteration: iteration - 1 });
+      const decided = thread.some(
+        ({ codon }) =>
+          codon.loopContext !== undefined &&
+          iterationKey(codon.loopContext) === key &&
+          codon.loopContext.codonIndexInLoop === lastIndex &&
+          endedForThePlan(codon, onFailure) &&
+          !codon.budgetExceeded,
+      );
+      if (decided) abandoned.add(key);
     }
   }
   return abandoned;
+}
+
+/** Whether the plan decided after this execution: it completed, was skipped, or failed ignored. */
+function endedForThePlan(record: CodonExecution, onFailure: string | undefined): boolean {
+  if (record.status === 'completed' || record.status === 'skipped') return true;
+  return record.status === 'failed' && onFailure === 'ignore' && !cutShort(record);
 }

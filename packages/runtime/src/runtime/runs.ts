@@ -34,11 +34,13 @@ export function startRun(context: RuntimeContext, conditions: StartingConditions
     },
   });
   const state = context.store.state;
-  // A plan that decisions emptied (a loop its budget ended, say) stays empty; only an execution
-  // that never had one (no codon ever ran) gets the plan built from hank.json.
+  // The plan is built from hank.json once, for an execution that never had one (no codon ever
+  // ran). After that only decisions change it, also across fresh starts (a failure of the first
+  // codon, a rollback to the start): a plan that decisions emptied (a loop its budget ended, say)
+  // stays empty, so a later start neither runs nor ends that loop again (the interpreter's rule).
   const neverPlanned =
     state.executionPlan.length === 0 && state.runs.every((run) => run.codons.length === 0);
-  if (conditions.type === 'fresh' || neverPlanned) {
+  if (neverPlanned) {
     transition(context, {
       type: 'ExecutionPlanUpdated',
       data: { executionPlan: buildInitialPlan(context.config) },
