@@ -275,6 +275,12 @@ describe('resolveSentinelProvider()', () => {
     expect(refused('amazon-bedrock/anthropic.claude-haiku-4-5')).toThrow(unsupported);
     expect(refused('pi/azure-openai-responses/gpt-5.2')).toThrow(unsupported);
     expect(refused('google-vertex/gemini-3-pro-preview')).toThrow(unsupported);
+    // A provider named like an Object property is just an unknown server.
+    expect(refused('constructor/some-model')).toThrow(
+      expect.objectContaining({
+        details: expect.objectContaining({ variable: 'CONSTRUCTOR_BASE_URL' }),
+      }),
+    );
     expect(refused('ollama/llama3.3')).toThrow(
       expect.objectContaining({
         code: 'SENTINEL_PROVIDER_UNSUPPORTED',

@@ -175,9 +175,10 @@ export function resolveSentinelProvider(
       'names no provider; write it as <provider>/<model> (openai/gpt-5.2, google/gemini-3-pro-preview, mistral/mistral-large-latest, ollama/llama3.3 with OLLAMA_BASE_URL)',
     );
   }
-  const why = UNSUPPORTED_PROVIDERS[provider];
-  if (why !== undefined) {
-    throw refuse(`sentinels cannot call provider "${provider}": ${why}`);
+  if (Object.hasOwn(UNSUPPORTED_PROVIDERS, provider)) {
+    throw refuse(
+      `sentinels cannot call provider "${provider}": ${UNSUPPORTED_PROVIDERS[provider]}`,
+    );
   }
   const known = Object.hasOwn(KNOWN_PROVIDERS, provider) ? KNOWN_PROVIDERS[provider] : undefined;
   const urlVariable = providerBaseUrlName(provider);
