@@ -204,4 +204,20 @@ describe('sentinels on each provider family (AI SDK against the scripted model)'
     ]);
     expect(state?.totalCost).toBeCloseTo(models.priceUsage(entry.model, TOKENS).cost, 12);
   });
+
+  it('asks for the model without its effort suffix and prices it as that model', async () => {
+    await using t = await setup(script, (url) => ({
+      env: { OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: 'dummy' },
+      models,
+    }));
+    await t.manager.loadForCodon({
+      codonId: 'observe#0',
+      codonName: 'Observe',
+      entries: entries(inline({ model: 'gpt-5.2-high' })),
+    });
+    t.manager.observe(action('reading files', 1));
+    const [state] = await t.manager.drain();
+    expect((t.model.requests[0]?.body as { model?: string }).model).toBe('gpt-5.2');
+    expect(state?.totalCost).toBeCloseTo(models.priceUsage('gpt-5.2', TOKENS).cost, 12);
+  });
 });
