@@ -217,7 +217,7 @@ describe('sentinels on each provider family (AI SDK against the scripted model)'
     });
     t.manager.observe(action('reading files', 1));
     const [state] = await t.manager.drain();
-    expect((t.model.requests[0]?.body as { model?: string }).model).toBe('gpt-5.2');
+    expect(t.model.requests[0]?.body).toMatchObject({ model: 'gpt-5.2' });
     expect(state?.totalCost).toBeCloseTo(models.priceUsage('gpt-5.2', TOKENS).cost, 12);
   });
 });
