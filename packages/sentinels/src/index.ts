@@ -8,3 +8,9 @@ export type {
 } from './options.js';
 export type { FailedSentinel } from './sentinel-manager.js';
 export { SentinelManager } from './sentinel-manager.js';
+export type {
+  SentinelApi,
+  SentinelProvider,
+  SentinelProviderOptions,
+} from './sentinel-provider.js';
+export { resolveSentinelProvider, SENTINEL_APIS } from './sentinel-provider.js';

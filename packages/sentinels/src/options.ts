@@ -29,11 +29,27 @@ export interface SentinelManagerOptions {
   agentRoot: string;
   /** The runtime's journaled-event emitter for `sentinel.*` events. */
   emit: SentinelEmit;
-  /** Provider keys and base URLs (default `process.env`). */
+  /**
+   * Provider keys and base URLs (default `process.env`): the variables the agents read
+   * (`ANTHROPIC_API_KEY`, `OPENAI_API_KEY`, `GEMINI_API_KEY`, `MISTRAL_API_KEY`, …, and
+   * `<PROVIDER>_BASE_URL`), each also as `HANKWEAVE_SENTINEL_<NAME>`, which wins.
+   */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * One server for every provider but Anthropic, spoken to in each provider's own API (the
+   * runtime's `piBaseUrl`: a dry run's scripted model, a local proxy). It wins over
+   * `<PROVIDER>_BASE_URL`; with it no key is needed. Anthropic's stays `ANTHROPIC_BASE_URL`.
+   */
+  baseUrl?: string;
+  /**
+   * Forces the API spoken to a base URL, by Pi's names (`openai-completions`, `openai-responses`,
+   * `google-generative-ai`, `mistral-conversations`, `anthropic-messages`): the runtime's `piApi`,
+   * e.g. `openai-completions` for a server behind `OPENAI_BASE_URL` without the Responses API.
+   */
+  api?: string;
   /** Milliseconds since the epoch (default `Date.now`); timers use the global `setTimeout`. */
   clock?: () => number;
-  /** Builds the model for a full model id; replaces provider lookup and key checks. */
+  /** Builds the model for a full model id; replaces provider lookup, key and base-URL checks. */
   modelFactory?: (modelId: string) => LanguageModel;
   /**
    * Routes model ids (provider, aliases) and prices calls, cache tokens included (default

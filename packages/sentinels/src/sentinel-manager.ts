@@ -7,15 +7,22 @@ import {
   isSentinelEvent,
   type ModelCatalog,
   type SentinelState,
+  selectHarness,
 } from '@hankweave/types';
 import { SentinelError } from './errors.js';
 import { entryRef, loadDefinition, type SentinelDefinition } from './internal/config-loader.js';
 import { HistoryStore } from './internal/history.js';
 import { prepareStructured } from './internal/llm-call.js';
-import { resolveModel } from './internal/models.js';
+import { defaultTemperatureFor, resolveModel } from './internal/models.js';
 import { OutputWriter, resolveOutputTargets, unescapeJoin } from './internal/outputs.js';
 import { SentinelRunner } from './internal/sentinel-runner.js';
 import type { SentinelLogger, SentinelManagerOptions } from './options.js';
+
+// `gpt-5.2-high` is priced as `openai/gpt-5.2`: the effort suffix picks no other model.
+function pricedAs(modelId: string, models: ModelCatalog): string {
+  const { provider, model } = selectHarness(modelId, models);
+  return provider === 'unknown' ? modelId : `${provider}/${model}`;
+}
 
 const silent: SentinelLogger = { info: () => {}, warn: () => {} };
 
@@ -135,9 +142,14 @@ export class SentinelManager {
   ): Promise<SentinelRunner> {
     const { config } = def;
     const { options } = this;
-    const model = options.modelFactory
-      ? options.modelFactory(config.model)
-      : resolveModel(config.model, options.env ?? process.env, this.models);
+    const { model, provider } = options.modelFactory
+      ? { model: options.modelFactory(config.model), provider: undefined }
+      : resolveModel(config.model, {
+          env: options.env ?? process.env,
+          models: this.models,
+          ...(options.baseUrl !== undefined && { baseUrl: options.baseUrl }),
+          ...(options.api !== undefined && { api: options.api }),
+        });
     const structured = prepareStructured(config, def.outputSchema, def.ref);
     const loadedAtMs = this.now();
     const targets = resolveOutputTargets({
@@ -175,6 +187,7 @@ export class SentinelManager {
       codonName,
       codonStartTime,
       model,
+      defaultTemperature: defaultTemperatureFor(provider),
       structured,
       outputs,
       history,
@@ -182,6 +195,7 @@ export class SentinelManager {
       logger: this.logger,
       now: this.now,
       models: this.models,
+      pricedAs: pricedAs(config.model, this.models),
       onChange: () => this.notify(),
       maxQueuedTriggers: options.maxQueuedTriggers ?? 100,
       maxQueuedEvents: options.maxQueuedEvents ?? 10_000,

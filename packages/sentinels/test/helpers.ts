@@ -24,10 +24,15 @@ export interface Emitted {
   data: Record<string, unknown>;
 }
 
-/** A tmp execution dir, a scripted model and a manager wired to both. */
+/**
+ * A tmp execution dir, a scripted model and a manager wired to both (through Anthropic's
+ * variables unless `overrides`, which may be built from the model's URL, say otherwise).
+ */
 export async function setup(
   script: ScriptInput,
-  overrides: Partial<SentinelManagerOptions> = {},
+  overrides:
+    | Partial<SentinelManagerOptions>
+    | ((url: string) => Partial<SentinelManagerOptions>) = {},
   dirs?: { root: string },
 ) {
   const root = dirs?.root ?? (await mkdtemp(join(tmpdir(), 'sentinels-')));
@@ -45,7 +50,7 @@ export async function setup(
     env: { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'x' },
     emit: (type, data) => emitted.push({ type, data }),
     onStatesChanged: (states, totalCost) => reports.push({ states, totalCost }),
-    ...overrides,
+    ...(typeof overrides === 'function' ? overrides(model.url) : overrides),
   });
   return {
     root,

@@ -71,7 +71,7 @@ describe('validateHank() model ids', () => {
     ]);
   });
 
-  it('accepts codon models of other providers when Pi is installed, never for sentinels', () => {
+  it('accepts codon models of other providers when Pi is installed', () => {
     const result = validateHank(
       hank([
         codon('a', { model: 'gpt-5.2' }),
@@ -86,9 +86,16 @@ describe('validateHank() model ids', () => {
     );
     expect(result.errors.map((issue) => `${issue.code} @ ${issue.path}`)).toEqual([
       'unknown_model @ hank[3].model',
-      'unserved_provider @ hank[3].sentinels[0].sentinelConfig.model',
     ]);
     expect(result.errors[0]?.message).toContain('Did you mean "gemini-3-pro-preview"?');
+  });
+
+  it('accepts sentinel models of any provider the catalog knows, without Pi', () => {
+    const sentinels = ['gpt-5.2', 'google/gemini-3-pro-preview', 'pi/openai/gpt-5.2-high'].map(
+      (model) => ({ sentinelConfig: { ...sentinel(model), id: model.replace(/\W/g, '-') } }),
+    );
+    const result = validateHank(hank([codon('a', { sentinels })]));
+    expect(result.errors).toEqual([]);
   });
 
   it('checks inline sentinel models', () => {
@@ -107,13 +114,13 @@ describe('validateHank() model ids', () => {
     const dir = await makeTempDir('model-check-');
     cleanup = dir.cleanup;
     mkdirSync(join(dir.path, 'sentinels'));
-    writeFileSync(join(dir.path, 'sentinels', 'w.json'), JSON.stringify(sentinel('gpt-5.2')));
+    writeFileSync(join(dir.path, 'sentinels', 'w.json'), JSON.stringify(sentinel('gpt-5.3-typo')));
     const result = validateHank(
       hank([codon('a', { sentinels: [{ sentinelConfig: 'sentinels/w.json' }] })]),
       { hankDir: dir.path },
     );
     expect(result.errors).toEqual([
-      expect.objectContaining({ path: 'sentinels/w.json: model', code: 'unserved_provider' }),
+      expect.objectContaining({ path: 'sentinels/w.json: model', code: 'unknown_model' }),
     ]);
   });
 

@@ -1,5 +1,6 @@
 import {
   checkModelId,
+  HARNESS_NAMES,
   type HankConfig,
   type HarnessName,
   type ModelCatalog,
@@ -7,6 +8,14 @@ import {
 } from '@hankweave/types';
 import { formatJsonPath, type HankIssue } from './hank-issue.js';
 import { codonsInOrder } from './plan-order.js';
+
+/**
+ * The harnesses a sentinel's model is checked against: all of them. A sentinel runs on no agent;
+ * it calls its model's provider itself (`@hankweave/sentinels`, through the AI SDK's provider
+ * packages), so any provider's model the catalog knows is usable whatever agents are installed.
+ * A provider sentinels cannot call (Bedrock, Vertex, …) is refused when the sentinel loads.
+ */
+export const SENTINEL_HARNESSES: readonly HarnessName[] = HARNESS_NAMES;
 
 /** The issue of one model id at `path`, or undefined when the id is usable. */
 export function modelIssue(
@@ -29,8 +38,8 @@ export function modelIssue(
  * `model` and each inline sentinel's `model` (sentinels in their own files are checked where those
  * files are read). A path that already has an `invalid_model` issue (an id with whitespace) is
  * skipped, so one mistake gives one error. Codon models (and `overrides.model`) may run on any of
- * `harnesses`; sentinels call Anthropic's API themselves, so their models are checked as Claude
- * Code's whatever is installed.
+ * `harnesses`; sentinels call their provider's API themselves, so their models need only be in
+ * the catalog ({@link SENTINEL_HARNESSES}).
  */
 export function hankModelIssues(
   config: HankConfig,
@@ -51,7 +60,7 @@ export function hankModelIssues(
     for (const [index, entry] of (codon.sentinels ?? []).entries()) {
       if (typeof entry.sentinelConfig === 'string') continue;
       const at = [...path, 'sentinels', index, 'sentinelConfig', 'model'];
-      check(entry.sentinelConfig.model, at, SERVED_HARNESSES);
+      check(entry.sentinelConfig.model, at, SENTINEL_HARNESSES);
     }
   }
   return issues;

@@ -24,7 +24,7 @@ import {
   type HankValidation,
   zodIssueMessage,
 } from './hank-issue.js';
-import { hankModelIssues, modelIssue } from './hank-model-issues.js';
+import { hankModelIssues, modelIssue, SENTINEL_HARNESSES } from './hank-model-issues.js';
 import { checkHankPaths, checkSentinelConfigPaths } from './hank-paths.js';
 import { checkFileRef, checkTreeRef, promptSizeWarning, type RefProblem } from './hank-refs.js';
 import { checkHankRules } from './hank-rules.js';
@@ -371,8 +371,8 @@ function checkSentinelFiles(
         continue;
       }
       config = result.data;
-      // A model no harness can run is an error whether or not the sentinel may fail to load.
-      const model = modelIssue(config.model, `${ref}: model`, models);
+      // A model the catalog does not know is an error whether or not the sentinel may fail to load.
+      const model = modelIssue(config.model, `${ref}: model`, models, SENTINEL_HARNESSES);
       if (model) errors.push(model);
       baseDir = relative(hankRoot, dirname(file.path)).split(sep).join('/');
       // Output paths inside a sentinel file are checked here (inline configs by checkHankPaths);

@@ -86,6 +86,7 @@ export interface CreateRuntimeOptions {
    * Point every Pi codon (models that are not Anthropic's) at one OpenAI-compatible Chat
    * Completions server: the scripted model's `/v1` in a dry run, or a local Ollama / vLLM. Without
    * it each provider's own API is used, or `<PROVIDER>_BASE_URL` from `env` (`OPENAI_BASE_URL`).
+   * Sentinels on those models are sent there too (`@hankweave/sentinels`' `baseUrl`).
    */
   piBaseUrl?: string;
   /**
@@ -98,7 +99,8 @@ export interface CreateRuntimeOptions {
    * Forces the API family Pi speaks to a base URL (`openai-completions`, `openai-responses`,
    * `anthropic-messages`, `google-generative-ai`). By default a provider Pi knows keeps its own
    * (OpenAI models speak Responses, Gemini generateContent); a server that only has Chat
-   * Completions behind `OPENAI_BASE_URL` (vLLM, a proxy) wants `openai-completions`.
+   * Completions behind `OPENAI_BASE_URL` (vLLM, a proxy) wants `openai-completions`. Sentinels
+   * speak it there too.
    */
   piApi?: string;
   /**

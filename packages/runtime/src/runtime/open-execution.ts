@@ -271,6 +271,9 @@ export async function openExecution(
           ...settings.env,
           ...(settings.anthropicBaseUrl ? { ANTHROPIC_BASE_URL: settings.anthropicBaseUrl } : {}),
         },
+        // Sentinels on other providers reach the server Pi codons reach, in the same API.
+        ...(settings.piBaseUrl ? { baseUrl: settings.piBaseUrl } : {}),
+        ...(settings.piApi ? { api: settings.piApi } : {}),
         emit: (type, data) => {
           if (!abandonment.signal.aborted) bus.emit(type, data as never);
         },

@@ -118,13 +118,16 @@ export async function callModel(input: {
   messages: ModelMessage[];
   config: SentinelConfig;
   structured: StructuredSpec | undefined;
+  /** The temperature when the config sets none; undefined leaves it to the model. */
+  defaultTemperature: number | undefined;
 }): Promise<CallResult> {
   const params = input.config.llmParams ?? {};
+  const temperature = params.temperature ?? input.defaultTemperature;
   const result = await generateText({
     model: input.model,
     ...(input.system ? { instructions: input.system } : {}),
     messages: input.messages,
-    temperature: params.temperature ?? 0,
+    ...(temperature !== undefined ? { temperature } : {}),
     maxOutputTokens: params.maxOutputTokens ?? 8192,
     maxRetries: params.maxRetries ?? 2,
     ...(params.topP !== undefined ? { topP: params.topP } : {}),

@@ -4,11 +4,12 @@ import { tokenUsageOf } from './llm-call.js';
 import { resolveModel } from './models.js';
 
 const env = { ANTHROPIC_API_KEY: 'x' };
-const modelIdOf = (model: unknown) => (model as { modelId: string }).modelId;
+const modelOf = (id: string, options: Parameters<typeof resolveModel>[1] = { env }) =>
+  resolveModel(id, options).model as unknown as { modelId: string; provider: string };
 
 describe('resolveModel()', () => {
   it('routes ids through the catalog: prefixes, bare claude ids and aliases', () => {
-    const route = (id: string) => modelIdOf(resolveModel(id, env, defaultModelCatalog));
+    const route = (id: string) => modelOf(id).modelId;
     expect(route('anthropic/claude-haiku-4-5')).toBe('claude-haiku-4-5');
     expect(route('claude-sonnet-4-5')).toBe('claude-sonnet-4-5');
     for (const alias of ['haiku', 'sonnet', 'opus']) {
@@ -25,15 +26,39 @@ describe('resolveModel()', () => {
       contextWindow: 200_000,
       price: { input: 1, output: 1, cacheWrite: 1, cacheRead: 1 },
     };
-    const catalog = createModelCatalog([...MODEL_CATALOG, newer]);
-    expect(modelIdOf(resolveModel('haiku', env, catalog))).toBe('claude-haiku-9');
+    const models = createModelCatalog([...MODEL_CATALOG, newer]);
+    expect(modelOf('haiku', { env, models }).modelId).toBe('claude-haiku-9');
+  });
+
+  it("builds each family's model with its AI SDK package", () => {
+    const keys = {
+      ANTHROPIC_API_KEY: 'a',
+      OPENAI_API_KEY: 'o',
+      GEMINI_API_KEY: 'g',
+      MISTRAL_API_KEY: 'm',
+      OPENROUTER_API_KEY: 'r',
+      OLLAMA_BASE_URL: 'http://127.0.0.1:11434/v1',
+    };
+    const built = (id: string) => {
+      const model = modelOf(id, { env: keys });
+      return [model.provider, model.modelId];
+    };
+    expect(built('sonnet')).toEqual(['anthropic.messages', defaultModelCatalog.aliases.sonnet]);
+    expect(built('gpt-5.2')).toEqual(['openai.responses', 'gpt-5.2']);
+    expect(built('gemini-3-pro-preview')).toEqual(['google.generative-ai', 'gemini-3-pro-preview']);
+    expect(built('mistral/mistral-large-latest')).toEqual(['mistral.chat', 'mistral-large-latest']);
+    expect(built('pi/openrouter/moonshotai/kimi-k2')).toEqual([
+      'openrouter.chat',
+      'moonshotai/kimi-k2',
+    ]);
+    expect(built('ollama/llama3.3')).toEqual(['ollama.chat', 'llama3.3']);
   });
 
   it('refuses other providers and a missing key', () => {
-    expect(() => resolveModel('openai/gpt-4o', env, defaultModelCatalog)).toThrow(
+    expect(() => modelOf('amazon-bedrock/anthropic.claude-haiku-4-5')).toThrow(
       expect.objectContaining({ code: 'SENTINEL_PROVIDER_UNSUPPORTED' }),
     );
-    expect(() => resolveModel('anthropic/claude-haiku-4-5', {}, defaultModelCatalog)).toThrow(
+    expect(() => modelOf('anthropic/claude-haiku-4-5', { env: {} })).toThrow(
       expect.objectContaining({ code: 'SENTINEL_PROVIDER_KEY_MISSING' }),
     );
   });

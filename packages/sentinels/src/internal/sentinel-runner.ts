@@ -17,6 +17,8 @@ export interface RunnerContext {
   codonName: string;
   codonStartTime: string;
   model: LanguageModel;
+  /** The temperature when the config sets none (0; none for OpenAI's Responses API). */
+  defaultTemperature: number | undefined;
   structured: StructuredSpec | undefined;
   outputs: OutputWriter;
   history: HistoryStore | undefined;
@@ -24,6 +26,8 @@ export interface RunnerContext {
   logger: SentinelLogger;
   now: () => number;
   models: ModelCatalog;
+  /** The id calls are priced as: the model id routed, without an effort suffix. */
+  pricedAs: string;
   onChange: () => void;
   maxQueuedTriggers: number;
   maxQueuedEvents: number;
@@ -155,6 +159,7 @@ export class SentinelRunner {
         messages,
         config,
         structured: this.ctx.structured,
+        defaultTemperature: this.ctx.defaultTemperature,
       });
     } catch (error) {
       this.onCallFailed(error);
@@ -232,7 +237,7 @@ export class SentinelRunner {
   }
 
   private price(usage: TokenUsage): number {
-    const { cost, known } = this.ctx.models.priceUsage(this.def.config.model, usage);
+    const { cost, known } = this.ctx.models.priceUsage(this.ctx.pricedAs, usage);
     if (!known && !this.warnedUnpriced) {
       this.warnedUnpriced = true;
       this.ctx.logger.warn(`Sentinel ${this.def.config.id}: no price for ${this.def.config.model}`);
