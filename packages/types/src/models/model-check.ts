@@ -46,9 +46,10 @@ const CLAUDE_FAMILY = /claude-(?:\d{1,2}(?:[-.]\d{1,2})?-)?(opus|sonnet|haiku)\b
  * Checks a model id (a codon's, a sentinel's, `overrides.model`) against the catalog: it must
  * name a model the catalog knows, in any form the catalog resolves (aliases `sonnet`/`opus`/
  * `haiku`, `anthropic/…`, dated ids, Bedrock `anthropic.*` profiles, Vertex `@date` versions,
- * an effort suffix `-high`/`-xhigh`), and the harness {@link selectHarness} picks for it must be
+ * `<provider>/<model>` and `pi/<provider>/<model>` for every provider of Pi's registry, an
+ * effort suffix `-high`/`-xhigh`), and the harness {@link selectHarness} picks for it must be
  * one of `harnesses` (default {@link SERVED_HARNESSES}: Claude Code). A failure says what to
- * write instead (a "did you mean" when an id is close).
+ * write instead: up to three close ids of the whole catalog, written the way the id was.
  */
 export function checkModelId(
   id: string,
@@ -62,6 +63,7 @@ export function checkModelId(
       code: 'unknown_model',
       message: `${JSON.stringify(id)} is not a model id; use an alias such as "sonnet" or an id such as "claude-sonnet-4-5"`,
       suggestion: 'sonnet',
+      suggestions: ['sonnet'],
     };
   }
   // An effort suffix (`-high`, `-xhigh`; reference §1.9) picks a thinking level, not a model.
