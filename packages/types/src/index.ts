@@ -186,7 +186,8 @@ export {
   SERVED_HARNESSES,
   SERVED_PROVIDERS,
 } from './models/model-check.js';
-export type { ModelEntry, ModelPrice } from './models/model-entry.js';
+export type { ModelEntry, ModelPrice, PiRegistryRow } from './models/model-entry.js';
+export { PI_REGISTRY_ROWS, PI_REGISTRY_VERSION } from './models/pi-registry-data.js';
 export {
   providerBaseUrlName,
   providerGenericKeyName,

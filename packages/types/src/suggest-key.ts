@@ -73,15 +73,31 @@ export function suggestKey(unknownKey: string, knownKeys: readonly string[]): st
   // Object.prototype says.
   const mapped = Object.hasOwn(FIELD_TYPO_MAP, unknownKey) ? FIELD_TYPO_MAP[unknownKey] : undefined;
   if (mapped && knownKeys.includes(mapped.split('.')[0] as string)) return mapped;
+  return closestKeys(unknownKey, knownKeys, 1)[0];
+}
+
+/**
+ * Up to `limit` known keys within a small edit distance of `unknownKey`, closest first (the
+ * known keys' order breaks ties). No typo map: the model catalog's ids use this.
+ */
+export function closestKeys(
+  unknownKey: string,
+  knownKeys: readonly string[],
+  limit: number,
+): string[] {
   // No field name is near this long; the edit distance would cost |key| x |field| per field.
-  if (unknownKey.length > MAX_HINTED_KEY_LENGTH) return undefined;
+  if (unknownKey.length > MAX_HINTED_KEY_LENGTH) return [];
   const tolerance = Math.max(2, Math.floor(unknownKey.length / 4));
-  let best: { key: string; score: number } | undefined;
+  const close: { key: string; score: number }[] = [];
   for (const key of knownKeys) {
     // The length difference is a lower bound of the distance: skip what cannot be close.
     if (Math.abs(key.length - unknownKey.length) > tolerance) continue;
     const score = distance(unknownKey, key);
-    if (!best || score < best.score) best = { key, score };
+    if (score <= tolerance) close.push({ key, score });
   }
-  return best && best.score <= tolerance ? best.key : undefined;
+  // Array.prototype.sort is stable: equal scores keep the known keys' order.
+  return close
+    .sort((a, b) => a.score - b.score)
+    .slice(0, limit)
+    .map((entry) => entry.key);
 }

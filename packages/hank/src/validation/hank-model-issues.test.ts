@@ -48,6 +48,31 @@ describe('validateHank() model ids', () => {
     expect(result.errors[1]?.message).toContain('Did you mean "sonnet"?');
   });
 
+  it("accepts every provider of Pi's registry with Pi installed, and names the field and the closest ids of a misspelt one", () => {
+    const both = { harnesses: ['claude-code', 'pi'] as const };
+    const models = [
+      'pi/openai/gpt-5.4',
+      'google/gemini-2.5-flash',
+      'pi/mistral/devstral-medium-latest',
+      'xai/grok-code-fast-1',
+      'deepseek-v4-flash',
+      'pi/openrouter/moonshotai/kimi-k2',
+    ];
+    const valid = validateHank(
+      hank(models.map((model, index) => codon(`c${index}`, { model }))),
+      both,
+    );
+    expect(valid.errors).toEqual([]);
+    const typo = validateHank(
+      hank([codon('a'), codon('b', { model: 'pi/googel/gemini-2.5-flsh' })]),
+      both,
+    );
+    expect(typo.errors).toEqual([
+      expect.objectContaining({ path: 'hank[1].model', code: 'unknown_model' }),
+    ]);
+    expect(typo.errors[0]?.message).toContain('Did you mean "pi/google/gemini-2.5-flash"?');
+  });
+
   it('reports models of other providers as unserved_provider, in loops and overrides too', () => {
     const result = validateHank(
       hank(

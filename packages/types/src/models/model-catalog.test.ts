@@ -64,24 +64,37 @@ describe('ModelCatalog.resolve()', () => {
   });
 
   it('returns undefined for other models', () => {
-    expect(catalog.resolve('gpt-5')).toBeUndefined();
+    expect(catalog.resolve('gpt-9')).toBeUndefined();
     expect(catalog.resolve('<synthetic>')).toBeUndefined();
     expect(catalog.resolve('claude-opus-4-9')).toBeUndefined();
+    // A named provider is looked up among its own rows only.
+    expect(catalog.resolve('pi/google/gpt-5.2')).toBeUndefined();
   });
 
-  it('gives every row a provider, a context window and a full price', () => {
+  it('gives every row a provider, a context window, an API family, a harness and a full price or none', () => {
     for (const entry of MODEL_CATALOG) {
       expect(entry.provider).not.toBe('');
       expect(entry.contextWindow).toBeGreaterThan(0);
-      expect(Object.keys(entry.price ?? {}).sort()).toEqual([
-        'cacheRead',
-        'cacheWrite',
-        'input',
-        'output',
-      ]);
-      expect(catalog.resolve(entry.id)).toBe(entry);
+      expect(entry.api).toMatch(/^[a-z-]+$/);
+      expect(entry.harness).toBe(entry.provider === 'anthropic' ? 'claude-code' : 'pi');
+      if (entry.price !== undefined) {
+        expect(Object.keys(entry.price).sort()).toEqual([
+          'cacheRead',
+          'cacheWrite',
+          'input',
+          'output',
+        ]);
+      }
+      expect(catalog.resolve(`${entry.provider}/${entry.id}`)).toBe(entry);
     }
-    expect(new Set(MODEL_CATALOG.map((entry) => entry.id)).size).toBe(MODEL_CATALOG.length);
+    const keys = MODEL_CATALOG.map((entry) => `${entry.provider}/${entry.id}`.toLowerCase());
+    expect(new Set(keys).size).toBe(MODEL_CATALOG.length);
+  });
+
+  it('prices every Claude row by hand', () => {
+    const claude = MODEL_CATALOG.filter((entry) => entry.family !== undefined);
+    expect(claude.length).toBeGreaterThan(19);
+    for (const entry of claude) expect(entry.price).toBeDefined();
   });
 });
 
@@ -135,7 +148,7 @@ describe('ModelCatalog.priceUsage()', () => {
       cacheReadTokens: 0,
     };
     expect(catalog.priceUsage('claude-opus-4-9', usage)).toEqual({ cost: 0, known: false });
-    expect(catalog.priceUsage('gpt-5', usage)).toEqual({ cost: 0, known: false });
+    expect(catalog.priceUsage('gpt-9', usage)).toEqual({ cost: 0, known: false });
   });
 
   it('prices gpt-5.2 at its list price, cached input included', () => {

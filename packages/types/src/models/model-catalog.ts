@@ -1,4 +1,5 @@
 import type { TokenUsage } from '../common.js';
+import { claudeVersionOf, compareVersions } from './claude-version.js';
 import { MODEL_CATALOG } from './model-catalog-data.js';
 import type { ModelEntry, ModelPrice } from './model-entry.js';
 
@@ -18,9 +19,15 @@ export interface ModelCatalog {
   readonly aliases: Readonly<Record<string, string>>;
   /**
    * The row of a model id, in any form the agents and providers use: an alias (`sonnet`), a
-   * provider prefix (`anthropic/claude-haiku-4-5`), a date (`claude-sonnet-4-20250514`), a
-   * Bedrock profile (`us.anthropic.claude-haiku-4-5-20251001-v1:0`), a Vertex version
-   * (`claude-sonnet-4-5@20250929`) or the old order (`claude-3-5-haiku-20241022`).
+   * provider prefix (`anthropic/claude-haiku-4-5`, `pi/openrouter/moonshotai/kimi-k2`), a date
+   * (`claude-sonnet-4-20250514`), a Bedrock profile (`us.anthropic.claude-haiku-4-5-20251001-v1:0`),
+   * a Vertex version (`claude-sonnet-4-5@20250929`) or the old order (`claude-3-5-haiku-20241022`).
+   *
+   * A named provider is looked up among its own rows (`google/gemini-2.5-flash`); a first segment
+   * that is no provider is part of the id (`qwen/qwen3-32b`, as Pi reads it). A bare id is a
+   * Claude id or alias first (Anthropic's rows, so Bedrock `anthropic.*` profiles stay Anthropic's),
+   * else the first row with that id in the table's order (`gpt-5.2` → `openai`'s, not a
+   * reseller's). Case does not matter.
    */
   resolve(modelId: string): ModelEntry | undefined;
   /** The provider and provider-side name of any model id, known to the table or not. */
@@ -31,41 +38,30 @@ export interface ModelCatalog {
    * warns once.
    */
   priceUsage(modelId: string, usage: TokenUsage): { cost: number; known: boolean };
+  /** The providers of the rows, in the table's order (`anthropic`, `openai`, …). */
+  readonly providers: readonly string[];
 }
 
-// `claude-opus-4-5`, `claude-sonnet-4-20250514`, `us.anthropic.claude-haiku-4-5-20251001-v1:0`,
-// `claude-sonnet-4-5@20250929`: family then version. A minor has 1–2 digits; 8 digits are a date.
-const NEW_STYLE = /claude-(opus|sonnet|haiku)-(\d{1,2})(?:[-.](\d{1,2})(?!\d))?(?!\d)/;
-// `claude-3-5-haiku-20241022`, `claude-3-opus-20240229`: version then family.
-const OLD_STYLE = /claude-(\d{1,2})(?:[-.](\d{1,2}))?-(opus|sonnet|haiku)/;
-
-/** Family and `major.minor` of a Claude model id, or undefined for anything else. */
-function claudeVersionOf(modelId: string): { family: string; version: string } | undefined {
-  const id = modelId.toLowerCase();
-  const fresh = NEW_STYLE.exec(id);
-  if (fresh) return { family: fresh[1] as string, version: `${fresh[2]}.${fresh[3] ?? '0'}` };
-  const old = OLD_STYLE.exec(id);
-  if (old) return { family: old[3] as string, version: `${old[1]}.${old[2] ?? '0'}` };
-  return undefined;
+/** A model id taken apart: the `pi/` prefix, the provider it names, the rest. */
+export interface ModelIdParts {
+  /** True for `pi/<provider>/<model>`. */
+  forced: boolean;
+  /** The first segment of `<provider>/<model>` (after `pi/`), as written. */
+  provider: string | undefined;
+  /** The rest: the model id, which may hold slashes itself (`openrouter/moonshotai/kimi-k2`). */
+  model: string;
 }
-
-const compareVersions = (a: string, b: string): number => {
-  const [aMajor = 0, aMinor = 0] = a.split('.').map(Number);
-  const [bMajor = 0, bMinor = 0] = b.split('.').map(Number);
-  return aMajor - bMajor || aMinor - bMinor;
-};
 
 /** The provider an id names or implies, and the id without the prefix. */
-function splitProvider(modelId: string): { provider: string | undefined; model: string } {
-  const slash = modelId.indexOf('/');
-  if (slash > 0) {
-    const provider = modelId.slice(0, slash);
-    const rest = modelId.slice(slash + 1);
-    // `pi/<provider>/<model>` forces the Pi agent; the provider is the next segment.
-    if (provider === 'pi') return splitProvider(rest);
-    return { provider, model: rest };
-  }
-  return { provider: undefined, model: modelId };
+export function splitModelId(modelId: string): ModelIdParts {
+  const id = modelId.trim();
+  const slash = id.indexOf('/');
+  if (slash <= 0) return { forced: false, provider: undefined, model: id };
+  const first = id.slice(0, slash);
+  const rest = id.slice(slash + 1);
+  // `pi/<provider>/<model>` forces the Pi agent; the provider is the next segment.
+  if (first === 'pi') return { ...splitModelId(rest), forced: true };
+  return { forced: false, provider: first, model: rest };
 }
 
 function inferProvider(model: string): string {
@@ -74,6 +70,14 @@ function inferProvider(model: string): string {
   if (/^(gpt-|o\d|codex)/.test(id)) return 'openai';
   if (id.startsWith('gemini')) return 'google';
   return 'unknown';
+}
+
+/** What a lookup found: the row, and the provider and provider-side name to route to. */
+interface Found {
+  entry: ModelEntry;
+  provider: string;
+  /** The name to ask the provider for; undefined keeps the id as written (a dated Claude id). */
+  model?: string;
 }
 
 /** Builds a catalog over `entries` (default the built-in table). */
@@ -89,39 +93,79 @@ export function createModelCatalog(entries: readonly ModelEntry[] = MODEL_CATALO
   const aliases = Object.freeze(
     Object.fromEntries([...newest].map(([family, entry]) => [family, entry.id])),
   );
-  const byId = new Map(entries.map((entry) => [entry.id.toLowerCase(), entry]));
+  // The first row of an id wins: the table's order settles an id several providers list.
+  const byId = new Map<string, ModelEntry>();
+  const byProvider = new Map<string, Map<string, ModelEntry>>();
+  for (const entry of entries) {
+    const id = entry.id.toLowerCase();
+    if (!byId.has(id)) byId.set(id, entry);
+    const provider = entry.provider.toLowerCase();
+    const rows = byProvider.get(provider) ?? new Map<string, ModelEntry>();
+    if (!rows.has(id)) rows.set(id, entry);
+    byProvider.set(provider, rows);
+  }
 
-  const resolve = (modelId: string): ModelEntry | undefined => {
-    const { model } = splitProvider(modelId.trim());
+  const found = (entry: ModelEntry | undefined, model?: string): Found | undefined =>
+    entry && { entry, provider: entry.provider, ...(model !== undefined && { model }) };
+
+  // An alias, or a Claude id read by family and version (dated, Bedrock, Vertex, old order).
+  const claudeRow = (model: string, provider?: string): Found | undefined => {
     const alias = newest.get(model.toLowerCase());
-    if (alias) return alias;
-    const exact = byId.get(model.toLowerCase());
-    if (exact) return exact;
+    if (alias && (provider === undefined || alias.provider === provider)) {
+      return found(alias, alias.id);
+    }
     const claude = claudeVersionOf(model);
     if (!claude) return undefined;
-    return entries.find(
-      (entry) => entry.family === claude.family && entry.version === claude.version,
+    const row = entries.find(
+      (entry) =>
+        entry.family === claude.family &&
+        entry.version === claude.version &&
+        (provider === undefined || entry.provider === provider),
     );
+    return found(row);
   };
+
+  const lookup = (modelId: string): Found | undefined => {
+    const { forced, provider, model } = splitModelId(modelId);
+    const key = model.toLowerCase();
+    if (provider === undefined) {
+      // Claude ids first, so `anthropic.claude-…` Bedrock profiles stay Anthropic's models.
+      return claudeRow(model) ?? found(byId.get(key), byId.get(key)?.id);
+    }
+    const named = provider.toLowerCase();
+    const rows = byProvider.get(named);
+    const exact = rows?.get(key);
+    if (named === 'anthropic') return claudeRow(model, 'anthropic') ?? found(exact, exact?.id);
+    if (exact) return found(exact, exact.id);
+    // No such provider: `qwen/qwen3-32b` is an id with a slash (as Pi reads it), unless the id
+    // named the harness (`pi/qwen/…` asks Pi for a provider `qwen`).
+    if (rows === undefined && !forced) {
+      const whole = byId.get(`${named}/${key}`);
+      return found(whole, whole?.id);
+    }
+    return undefined;
+  };
+
+  const resolve = (modelId: string): ModelEntry | undefined => lookup(modelId)?.entry;
 
   return {
     entries,
     aliases,
     resolve,
     route(modelId) {
-      const { provider, model } = splitProvider(modelId.trim());
-      const entry = resolve(modelId);
-      const isAlias = newest.has(model.toLowerCase());
+      const { provider, model } = splitModelId(modelId);
+      const hit = lookup(modelId);
       return {
-        provider: provider ?? entry?.provider ?? inferProvider(model),
-        model: isAlias && entry ? entry.id : model,
-        entry,
+        provider: hit?.provider ?? provider ?? inferProvider(model),
+        model: hit?.model ?? model,
+        entry: hit?.entry,
       };
     },
     priceUsage(modelId, usage) {
       const price = resolve(modelId)?.price;
       return price ? { cost: costOfUsage(usage, price), known: true } : { cost: 0, known: false };
     },
+    providers: [...new Set(entries.map((entry) => entry.provider))],
   };
 }
 

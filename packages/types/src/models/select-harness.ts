@@ -1,9 +1,7 @@
 import { defaultModelCatalog, type ModelCatalog } from './model-catalog.js';
+import type { HarnessName } from './model-entry.js';
 
-/** The agent harnesses a model can run on (reference §1.9). */
-export const HARNESS_NAMES = ['claude-code', 'pi'] as const;
-/** One of {@link HARNESS_NAMES}. */
-export type HarnessName = (typeof HARNESS_NAMES)[number];
+export { HARNESS_NAMES, type HarnessName } from './model-entry.js';
 
 /** A thinking level picked by a model id's suffix (`-high`, `-xhigh`); Pi's `thinkingLevel`. */
 export type ModelEffort = 'high' | 'xhigh';
@@ -26,23 +24,39 @@ const EFFORT_SUFFIX = /-(x?high)$/i;
 const FORCED_PI = /^(?:pi|opencode)\//i;
 
 /**
+ * A model id in the catalog's spelling (`opencode/…` and `PI/…` as `pi/…`), its effort suffix
+ * split off. A suffix that is part of a catalog id (`openrouter/openai/o3-mini-high`) stays.
+ */
+export function splitModelEffort(
+  modelId: string,
+  catalog: ModelCatalog,
+): { id: string; effort?: ModelEffort; forced: boolean } {
+  const trimmed = modelId.trim();
+  const forced = FORCED_PI.test(trimmed);
+  const id = forced ? trimmed.replace(/^[^/]+\//, 'pi/') : trimmed;
+  const suffix = EFFORT_SUFFIX.exec(id)?.[1]?.toLowerCase() as ModelEffort | undefined;
+  if (suffix === undefined) return { id, forced };
+  const whole = catalog.resolve(id);
+  if (whole !== undefined && EFFORT_SUFFIX.test(whole.id)) return { id, forced };
+  return { id: id.slice(0, -(suffix.length + 1)), effort: suffix, forced };
+}
+
+/**
  * Picks the harness of a model id as reference §1.9 does: Anthropic models (aliases, `anthropic/…`,
  * dated ids, Bedrock `anthropic.*` profiles, Vertex ids) run on Claude Code; every other model runs
  * on Pi; `pi/<provider>/<model>` (and the legacy `opencode/<provider>/<model>`) forces Pi whatever
- * the provider. An effort suffix `-high` / `-xhigh` is split off into `effort`. It does not check
- * that the model exists: that is {@link checkModelId}'s job.
+ * the provider. The catalog row's `harness` says which for a known model, the provider for another.
+ * An effort suffix `-high` / `-xhigh` is split off into `effort`. It does not check that the
+ * model exists: that is {@link checkModelId}'s job.
  */
 export function selectHarness(
   modelId: string,
   catalog: ModelCatalog = defaultModelCatalog,
 ): HarnessSelection {
-  const trimmed = modelId.trim();
-  const suffix = EFFORT_SUFFIX.exec(trimmed)?.[1]?.toLowerCase() as ModelEffort | undefined;
-  const bare = suffix === undefined ? trimmed : trimmed.slice(0, -(suffix.length + 1));
-  const forced = FORCED_PI.test(bare);
-  // The catalog's route reads `pi/<provider>/<model>`; `opencode/` is rewritten to it first.
-  const route = catalog.route(forced ? bare.replace(/^[^/]+\//, 'pi/') : bare);
-  const harness: HarnessName = !forced && route.provider === 'anthropic' ? 'claude-code' : 'pi';
+  const { id, effort: suffix, forced } = splitModelEffort(modelId, catalog);
+  const route = catalog.route(id);
+  const served = route.entry?.harness ?? (route.provider === 'anthropic' ? 'claude-code' : 'pi');
+  const harness: HarnessName = forced ? 'pi' : served;
   const effort = suffix ?? (harness === 'pi' && route.provider === 'openai' ? 'high' : undefined);
   return {
     harness,
