@@ -120,8 +120,8 @@ async function checkOne(model: string, context: CheckContext): Promise<ModelAcce
       status: 'unknown-model',
       summary: known.message,
       fix: known.suggestion
-        ? `use ${JSON.stringify(known.suggestion)} (or another id the catalog lists) where the hank names ${JSON.stringify(model)}`
-        : `use a model id the catalog lists where the hank names ${JSON.stringify(model)}`,
+        ? `use ${JSON.stringify(known.suggestion)} (or another id the catalog lists) in place of ${JSON.stringify(model)}`
+        : `use a model id the catalog lists in place of ${JSON.stringify(model)}`,
       ...(known.suggestion !== undefined && { suggestion: known.suggestion }),
     };
   }
