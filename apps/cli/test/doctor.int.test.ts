@@ -110,6 +110,22 @@ describe('hankweave doctor', () => {
     expect(lines[0]).toMatch(/ — set ANTHROPIC_API_KEY to a valid key for this endpoint$/);
   });
 
+  it('reports a refused key of a Pi model (OPENAI_BASE_URL) with its own variable', async () => {
+    const model = await started({ status: 401 });
+    const hank = hankWithModel('bad-key-pi', 'gpt-5.2');
+    const url = `${model.url}/v1`;
+    const result = await runCli(['doctor', hank], {
+      env: { ...env, OPENAI_BASE_URL: url, OPENAI_API_KEY: 'sk-not-a-real-key' },
+      timeoutMs: 90_000,
+    });
+    expect(result.code).toBe(1);
+    expect(stripAnsi(result.stdout)).toMatch(/^gpt-5\.2\s+pi\s+openai\s+key refused/m);
+    const lines = arrowLines(result.stdout);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`${url} (OPENAI_BASE_URL) refused the key in OPENAI_API_KEY`);
+    expect(lines[0]).toMatch(/ — set OPENAI_API_KEY to a valid key for this endpoint$/);
+  });
+
   it('reports an unreachable ANTHROPIC_BASE_URL in one line naming the URL and the fix', async () => {
     const url = `http://127.0.0.1:${await closedPort()}`;
     const hank = hankWithModel('unreachable', 'haiku');
