@@ -86,7 +86,20 @@ describe('checkModelAccess()', () => {
       loaders: { pi: async () => harness },
     });
     expect(result).toMatchObject({ status: 'no-key', keyVariable: 'OPENAI_API_KEY' });
-    expect(result?.fix).toContain('OPENAI_API_KEY');
+    expect(result?.fix).toBe('set OPENAI_API_KEY (or name a local server in OPENAI_BASE_URL)');
+    expect(started).toHaveLength(0);
+  });
+
+  it('says how to give Claude Code credentials when it has none', async () => {
+    const { harness, started } = stubHarness({});
+    const [result] = await checkModelAccess({
+      models: ['opus'],
+      env: { HOME: '/nonexistent/hankweave-doctor-home', PATH: process.env.PATH },
+      installed: ['claude-code'],
+      loaders: { 'claude-code': async () => harness },
+    });
+    expect(result).toMatchObject({ status: 'no-key', keyVariable: 'ANTHROPIC_API_KEY' });
+    expect(result?.fix).toContain('claude login');
     expect(started).toHaveLength(0);
   });
 

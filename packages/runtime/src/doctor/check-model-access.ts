@@ -149,7 +149,7 @@ async function checkOne(model: string, context: CheckContext): Promise<ModelAcce
       ...where,
       status: 'no-key',
       summary: `no key for ${selection.provider}: ${names.filter((n) => !n.endsWith('_BASE_URL')).join(' or ')} is not set`,
-      fix: `set ${target.keyVariable}${names.some((n) => n.endsWith('_BASE_URL')) ? ` (or name a local server in ${names.find((n) => n.endsWith('_BASE_URL'))})` : ''}`,
+      fix: noKeyFix(selection.harness, target.keyVariable, names),
     };
   }
   let harness: AgentHarness;
@@ -250,4 +250,12 @@ function launchFailed(
     fix: `do what the error says, or reinstall ${packageName}`,
     error: message,
   };
+}
+
+function noKeyFix(harness: HarnessName, keyVariable: string, names: readonly string[]): string {
+  if (harness === 'claude-code') {
+    return 'set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), or log in with `claude login`';
+  }
+  const url = names.find((name) => name.endsWith('_BASE_URL'));
+  return `set ${keyVariable}${url !== undefined ? ` (or name a local server in ${url})` : ''}`;
 }
