@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { type ScriptedModel, startScriptedModel } from '@hankweave/scripted-model';
@@ -241,5 +241,27 @@ describe('--self-test and selfTest: true', () => {
       '--self-test checks the real models, and --scripted-model runs without them',
     );
     expect(existsSync(sandbox.baseDir)).toBe(false);
+  });
+
+  it('lets the run go on when every model answers, saying so in one line', async () => {
+    const { hankDir, dataDir, script } = sandbox.copyExample('self-test-pass');
+    // The example's own conversations (marked), plus an unmarked one that answers the probe.
+    const conversations = JSON.parse(readFileSync(script, 'utf8')).conversations;
+    const answering = await startScriptedModel({
+      script: { conversations: [...conversations, { turns: [{ content: [{ text: 'OK' }] }] }] },
+    });
+    try {
+      const result = await runCli(
+        [hankDir, dataDir, '--headless', '--self-test', '--anthropic-base-url', answering.url],
+        { env, timeoutMs: 120_000 },
+      );
+      expect(result.code, result.stderr).toBe(0);
+      expect(stripAnsi(result.stdout)).toMatch(
+        /^Self-test: every model answered \(sonnet \S+\)\.$/m,
+      );
+      expect(stripAnsi(result.stdout)).toMatch(/^Execution\s+\S/m);
+    } finally {
+      await answering.close();
+    }
   });
 });
