@@ -20,6 +20,7 @@ export {
 export {
   type CheckModelAccessOptions,
   checkModelAccess,
+  type ModelToCheck,
 } from './doctor/check-model-access.js';
 export {
   classifyProbeFailure,

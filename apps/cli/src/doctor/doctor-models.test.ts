@@ -44,6 +44,20 @@ describe('hankModels()', () => {
     ]);
   });
 
+  it('checks a model apart for codons with their own env, which it carries', () => {
+    const withEnv = {
+      hank: [
+        { id: 'a', model: 'gpt-5.2' },
+        { id: 'b', model: 'gpt-5.2', env: { OPENAI_API_KEY: 'sk-b' } },
+        { id: 'c', model: 'gpt-5.2', env: { OPENAI_API_KEY: 'sk-b' } },
+      ],
+    };
+    expect(hankModels(withEnv, dir)).toEqual([
+      { model: 'gpt-5.2', usedBy: ['codon a'] },
+      { model: 'gpt-5.2', env: { OPENAI_API_KEY: 'sk-b' }, usedBy: ['codon b', 'codon c'] },
+    ]);
+  });
+
   it('reads a hank that is not valid loosely', () => {
     expect(hankModels({ hank: 'nope' }, dir)).toEqual([]);
     expect(hankModels({ hank: [{ id: 'x', model: 'sonet' }] }, dir)).toEqual([

@@ -1,9 +1,13 @@
 import { isAbsolute, join } from 'node:path';
 import { readRegularFileSync } from '@hankweave/durable-io';
 
-/** A model the doctor checks, and who uses it (`codon explore`, `sentinel cost-watch`, …). */
+/**
+ * A model the doctor checks, with the `env` of the codons that use it (a codon's own key or base
+ * URL changes what is checked), and who uses it (`codon explore`, `sentinel cost-watch`, …).
+ */
 export interface DoctorModel {
   model: string;
+  env?: Record<string, string>;
   usedBy: string[];
 }
 
@@ -24,10 +28,14 @@ const modelOf = (value: unknown): string | undefined =>
  */
 export function hankModels(config: unknown, hankDir: string, override?: string): DoctorModel[] {
   const found = new Map<string, DoctorModel>();
-  const add = (model: string, user: string) => {
-    const entry = found.get(model) ?? { model, usedBy: [] };
+  const add = (model: string, user: string, env?: Record<string, string>) => {
+    const key = JSON.stringify([
+      model,
+      Object.entries(env ?? {}).sort(([a], [b]) => a.localeCompare(b)),
+    ]);
+    const entry = found.get(key) ?? { model, ...(env !== undefined && { env }), usedBy: [] };
     entry.usedBy.push(user);
-    found.set(model, entry);
+    found.set(key, entry);
   };
   const items = isObject(config) && Array.isArray(config.hank) ? config.hank : [];
   const codons = items.flatMap((item: unknown) =>
@@ -37,7 +45,7 @@ export function hankModels(config: unknown, hankDir: string, override?: string):
     if (!isObject(codon)) continue;
     const id = typeof codon.id === 'string' ? codon.id : '?';
     const model = override ?? modelOf(codon);
-    if (model !== undefined) add(model, `codon ${id}`);
+    if (model !== undefined) add(model, `codon ${id}`, envOf(codon.env));
     for (const entry of Array.isArray(codon.sentinels) ? codon.sentinels : []) {
       const sentinel = isObject(entry) ? sentinelConfig(entry.sentinelConfig, hankDir) : undefined;
       const sentinelModel = modelOf(sentinel);
@@ -46,8 +54,18 @@ export function hankModels(config: unknown, hankDir: string, override?: string):
       add(sentinelModel, `sentinel ${name} (codon ${id})`);
     }
   }
-  if (override !== undefined && !found.has(override)) add(override, 'the runtime config');
+  if (override !== undefined && ![...found.values()].some((entry) => entry.model === override))
+    add(override, 'the runtime config');
   return [...found.values()];
+}
+
+/** A codon's `env` when it is a non-empty object of strings, else undefined. */
+function envOf(value: unknown): Record<string, string> | undefined {
+  if (!isObject(value)) return undefined;
+  const entries = Object.entries(value).filter(
+    (entry): entry is [string, string] => typeof entry[1] === 'string',
+  );
+  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
 }
 
 /** A sentinel's config: inline, or its JSON file relative to the hank; undefined if unreadable. */

@@ -9,7 +9,7 @@ import { tableLines } from '../output/table.js';
 import type { Terminal } from '../output/terminal.js';
 import type { DoctorModel } from './doctor-models.js';
 
-/** One checked model: the runtime's result and who in the hank uses it. */
+/** One checked model: the runtime's result and who in the hank uses it (codon envs are not shown). */
 export type DoctorRow = ModelAccessResult & { usedBy: string[] };
 
 /** The settings the models are checked with: a run's (`checkModelAccess` without the models). */
@@ -39,16 +39,14 @@ export async function runDoctor(
 ): Promise<DoctorRow[]> {
   const results = await checkModelAccess({
     ...settings,
-    models: models.map((entry) => entry.model),
+    models: models.map(({ model, env }) => ({ model, ...(env !== undefined && { env }) })),
     ...(progress && {
       onProgress: (model, index, total) =>
         terminal.err(terminal.style.dim(`Checking ${model} (${index + 1}/${total})…`)),
     }),
   });
-  return results.map((result) => ({
-    ...result,
-    usedBy: models.find((entry) => entry.model === result.model)?.usedBy ?? [],
-  }));
+  // One result per distinct model and env, in order: `models` holds each pair once already.
+  return results.map((result, index) => ({ ...result, usedBy: models[index]?.usedBy ?? [] }));
 }
 
 /** The table (model, harness, provider, result, used by), for stdout or stderr. */

@@ -34,20 +34,25 @@ const isSet = (value: string | undefined): value is string =>
  * them: Claude Code from its environment (`anthropicBaseUrl` over `ANTHROPIC_BASE_URL`), Pi from
  * its provider's key names and `piBaseUrl` over `<PROVIDER>_BASE_URL`.
  */
-export function accessTarget(selection: HarnessSelection, settings: HarnessSettings): AccessTarget {
+export function accessTarget(
+  selection: HarnessSelection,
+  settings: HarnessSettings,
+  codonEnv?: Readonly<Record<string, string>>,
+): AccessTarget {
+  const env = agentEnv(settings, codonEnv);
   if (selection.harness === 'pi') {
-    const lookup = findPiCredentials(selection, settings.env, undefined, settings.piBaseUrl);
+    const lookup = findPiCredentials(selection, settings.env, codonEnv, settings.piBaseUrl);
     const urlVariable = providerBaseUrlName(selection.provider);
     const endpointSetting = isSet(settings.piBaseUrl)
       ? 'piBaseUrl'
-      : isSet(agentEnv(settings)[urlVariable])
+      : isSet(env[urlVariable])
         ? urlVariable
         : 'default';
     const endpoint =
       endpointSetting === 'piBaseUrl'
         ? settings.piBaseUrl
         : endpointSetting === urlVariable
-          ? agentEnv(settings)[urlVariable]
+          ? env[urlVariable]
           : DEFAULT_PROVIDER_URLS[selection.provider];
     const keyNames = providerKeyNames(selection.provider);
     if (!lookup.found) {
@@ -67,7 +72,6 @@ export function accessTarget(selection: HarnessSelection, settings: HarnessSetti
       ...(endpoint !== undefined && { endpoint }),
     };
   }
-  const env = agentEnv(settings);
   const lookup = findAnthropicCredentials(env);
   const endpointSetting = isSet(settings.anthropicBaseUrl)
     ? 'anthropicBaseUrl'
@@ -89,8 +93,11 @@ export function accessTarget(selection: HarnessSelection, settings: HarnessSetti
   return { credentials: true, keyVariable, endpoint, endpointSetting };
 }
 
-/** The environment the agent gets (`HANKWEAVE_X` as `X`, the base URL applied). */
-function agentEnv(settings: HarnessSettings): Record<string, string | undefined> {
+/** The environment the agent gets (`HANKWEAVE_X` as `X`, the base URL and the codon env applied). */
+function agentEnv(
+  settings: HarnessSettings,
+  codonEnv: Readonly<Record<string, string>> | undefined,
+): Record<string, string | undefined> {
   return {
     ...settings.env,
     ...buildAgentEnv({
@@ -98,6 +105,7 @@ function agentEnv(settings: HarnessSettings): Record<string, string | undefined>
       ...(settings.anthropicBaseUrl !== undefined && {
         anthropicBaseUrl: settings.anthropicBaseUrl,
       }),
+      ...(codonEnv !== undefined && { codonEnv }),
     }),
   };
 }

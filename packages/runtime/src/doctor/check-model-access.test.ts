@@ -103,6 +103,23 @@ describe('checkModelAccess()', () => {
     expect(started).toHaveLength(0);
   });
 
+  it("checks a model once per codon env, with the codon's own key", async () => {
+    const { harness, started } = stubHarness({});
+    const results = await checkModelAccess({
+      models: [
+        { model: 'gpt-5.2', env: { OPENAI_API_KEY: 'sk-codon' } },
+        { model: 'gpt-5.2', env: { OPENAI_API_KEY: 'sk-codon' } },
+        'gpt-5.2',
+      ],
+      env: { PATH: process.env.PATH },
+      installed: ['pi'],
+      loaders: { pi: async () => harness },
+    });
+    expect(results.map((result) => result.status)).toEqual(['ok', 'no-key']);
+    expect(started).toHaveLength(1);
+    expect(started[0]?.env).toMatchObject({ OPENAI_API_KEY: 'sk-codon' });
+  });
+
   it('reports a harness that does not start, with its error', async () => {
     const { harness } = stubHarness(new Error('claude: not found'));
     const [result] = await checkModelAccess({

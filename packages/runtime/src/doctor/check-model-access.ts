@@ -27,8 +27,11 @@ import { type ProbeTimeouts, probeModel } from './probe-model.js';
 
 /** Inputs of {@link checkModelAccess}: the models, and the settings a run would build agents with. */
 export interface CheckModelAccessOptions {
-  /** The model ids to check, each once (a hank's codon, loop and sentinel models). */
-  models: readonly string[];
+  /**
+   * The models to check: an id, or an id with the `env` of the codons that use it (a codon's own
+   * key or base URL). Each distinct pair is checked once (a hank's codon, loop and sentinel models).
+   */
+  models: readonly (string | ModelToCheck)[];
   /** The environment agents start from (default `process.env`). */
   env?: NodeJS.ProcessEnv;
   /** Where Claude Code is pointed instead of `ANTHROPIC_BASE_URL` (the run's setting). */
@@ -51,6 +54,12 @@ export interface CheckModelAccessOptions {
   loaders?: HarnessLoaders;
 }
 
+/** A model id and the codon `env` its agent gets (applied last, as a run applies it). */
+export interface ModelToCheck {
+  model: string;
+  env?: Readonly<Record<string, string>>;
+}
+
 const DEFAULT_TIMEOUTS: ProbeTimeouts = {
   idleTimeoutMs: 30_000,
   hardTimeoutMs: 90_000,
@@ -65,7 +74,8 @@ const DEFAULT_TIMEOUTS: ProbeTimeouts = {
  * (the same loaders and settings), in a temporary directory removed afterwards. The request's
  * outcome is sorted into a refused key, an endpoint that does not answer (naming the base URL and
  * the setting that chose it), a model the provider does not serve, or another failure. Models are
- * checked one at a time, in order. Never rejects for a model's problem: each is a result.
+ * checked one at a time, one result per distinct model and env, in the order first named. Never
+ * rejects for a model's problem: each is a result.
  */
 export async function checkModelAccess(
   options: CheckModelAccessOptions,
@@ -90,11 +100,11 @@ export async function checkModelAccess(
   const harnesses = new Map<HarnessName, Promise<AgentHarness>>();
   const results: ModelAccessResult[] = [];
   try {
-    const models = [...new Set(options.models)];
-    for (const [index, model] of models.entries()) {
-      options.onProgress?.(model, index, models.length);
+    const models = distinct(options.models);
+    for (const [index, entry] of models.entries()) {
+      options.onProgress?.(entry.model, index, models.length);
       results.push(
-        await checkOne(model, { catalog, settings, installed, loaders, harnesses, timeouts }),
+        await checkOne(entry, { catalog, settings, installed, loaders, harnesses, timeouts }),
       );
     }
   } finally {
@@ -112,7 +122,20 @@ interface CheckContext {
   timeouts: ProbeTimeouts;
 }
 
-async function checkOne(model: string, context: CheckContext): Promise<ModelAccessResult> {
+/** Each model id once per distinct codon env, in the order first named. */
+function distinct(models: readonly (string | ModelToCheck)[]): ModelToCheck[] {
+  const seen = new Map<string, ModelToCheck>();
+  for (const entry of models) {
+    const check = typeof entry === 'string' ? { model: entry } : entry;
+    const env = Object.entries(check.env ?? {}).sort(([a], [b]) => a.localeCompare(b));
+    const key = JSON.stringify([check.model, env]);
+    if (!seen.has(key)) seen.set(key, check);
+  }
+  return [...seen.values()];
+}
+
+async function checkOne(entry: ModelToCheck, context: CheckContext): Promise<ModelAccessResult> {
+  const { model, env: codonEnv } = entry;
   const known = checkModelId(model, context.catalog, HARNESS_NAMES);
   if (!known.ok) {
     return {
@@ -136,7 +159,7 @@ async function checkOne(model: string, context: CheckContext): Promise<ModelAcce
   });
   const load = context.loaders[selection.harness];
   if (!context.installed.includes(selection.harness) || !load) return notInstalled();
-  const target = accessTarget(selection, context.settings);
+  const target = accessTarget(selection, context.settings, codonEnv);
   const where = {
     keyVariable: target.keyVariable,
     endpointSetting: target.endpointSetting,
@@ -164,7 +187,7 @@ async function checkOne(model: string, context: CheckContext): Promise<ModelAcce
     if (errnoCode(error) === 'ERR_MODULE_NOT_FOUND') return notInstalled();
     return launchFailed(base, where, error, packageName);
   }
-  const probe = await probeModel(harness, model, context.timeouts);
+  const probe = await probeModel(harness, model, context.timeouts, codonEnv);
   if (!probe.started) return launchFailed(base, where, probe.error, packageName);
   const { outcome } = probe;
   const failed =

@@ -25,13 +25,14 @@ export type ProbeResult =
  * Sends one minimal request through `harness`: a fresh agent on `model` with a one-line prompt,
  * in a temporary directory (its working directory and log) that is removed afterwards. The
  * probe's own environment makes the agent fail fast instead of retrying: Claude Code with no
- * retries (`CLAUDE_CODE_MAX_RETRIES=0`) and a short `API_TIMEOUT_MS`; the caller builds Pi
- * without retries. Never rejects.
+ * retries (`CLAUDE_CODE_MAX_RETRIES=0`) and a short `API_TIMEOUT_MS`, over the codon's `env`
+ * (its own key or base URL); the caller builds Pi without retries. Never rejects.
  */
 export async function probeModel(
   harness: AgentHarness,
   model: string,
   timeouts: ProbeTimeouts,
+  codonEnv: Readonly<Record<string, string>> = {},
 ): Promise<ProbeResult> {
   const dir = await mkdtemp(join(tmpdir(), 'hankweave-doctor-'));
   const abort = new AbortController();
@@ -54,6 +55,7 @@ export async function probeModel(
       idleTimeoutMs: timeouts.idleTimeoutMs,
       signal: abort.signal,
       env: {
+        ...codonEnv,
         CLAUDE_CODE_MAX_RETRIES: '0',
         API_TIMEOUT_MS: String(timeouts.apiTimeoutMs),
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
