@@ -243,6 +243,16 @@ describe('--self-test and selfTest: true', () => {
     expect(existsSync(sandbox.baseDir)).toBe(false);
   });
 
+  it('refuses --self-test with --validate, which runs nothing', async () => {
+    const { hankDir } = sandbox.copyExample('self-test-validate');
+    const result = await runCli([hankDir, '--validate', '--self-test'], { env });
+    expect(result.code).toBe(1);
+    expect(stripAnsi(result.stderr)).toContain(
+      '--self-test checks the models before a run, and --validate runs nothing',
+    );
+    expect(arrowLines(result.stderr)[0]).toContain('doctor');
+  });
+
   it('lets the run go on when every model answers, saying so in one line', async () => {
     const { hankDir, dataDir, script } = sandbox.copyExample('self-test-pass');
     // The example's own conversations (marked), plus an unmarked one that answers the probe.

@@ -4,7 +4,7 @@ import { readHankJson } from '../commands/load-hank.js';
 import type { RunOptions } from '../commands/run-flags.js';
 import { validateCommand } from '../commands/validate.js';
 import { CliError } from '../output/cli-error.js';
-import { commandHint } from '../output/command-hint.js';
+import { commandHint, shellArg } from '../output/command-hint.js';
 import { LiveView } from '../output/live-view.js';
 import { JsonView, PlainView, type RunView } from '../output/run-view.js';
 import type { Terminal } from '../output/terminal.js';
@@ -44,8 +44,16 @@ export async function runCommand(
     ...(options.replay !== undefined ? { ...options, execution: options.replay } : options),
     ...(inline.data !== undefined ? { data: inline.data } : {}),
   });
-  if (options.validate)
+  if (options.validate) {
+    if (options.selfTest) {
+      throw new CliError(
+        'CLI_USAGE',
+        '--self-test checks the models before a run, and --validate runs nothing',
+        `Validate first, then check the models: \`${commandHint('doctor', shellArg(inputs.hankPath))}\`.`,
+      );
+    }
     return validateCommand(terminal, inputs.hankPath, { json: options.json, flags: options });
+  }
   const limits = checkRunFlags(options);
   // Read here first, so a file that is not JSON gets the same report as `validate` gives it
   // (file:line:column, the line and a caret), then validated exactly as the runtime will.
