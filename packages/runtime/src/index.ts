@@ -17,6 +17,22 @@ export {
   envNameOf,
   RUNTIME_CONFIG_KEYS,
 } from './config/runtime-config-keys.js';
+export {
+  type CheckModelAccessOptions,
+  checkModelAccess,
+  type ModelToCheck,
+} from './doctor/check-model-access.js';
+export {
+  classifyProbeFailure,
+  type ProbeFailureEvidence,
+  type ProbeFailureKind,
+} from './doctor/classify-probe-failure.js';
+export {
+  MODEL_ACCESS_STATUSES,
+  type ModelAccessResult,
+  type ModelAccessStatus,
+} from './doctor/model-access-result.js';
+export type { ProbeTimeouts } from './doctor/probe-model.js';
 export { RUNTIME_ERROR_CODES, RuntimeError, type RuntimeErrorCode } from './errors.js';
 export type { EventListener } from './events/event-bus.js';
 export type { LogLevel, RuntimeLogger } from './events/server-log.js';
@@ -55,7 +71,7 @@ export {
   type RuntimeCommand,
 } from './runtime/create-runtime.js';
 export type { CreateRuntimeOptions } from './runtime/create-runtime-options.js';
-export { installedHarnesses } from './runtime/default-harness.js';
+export { type HarnessLoaders, installedHarnesses } from './runtime/default-harness.js';
 export type { RuntimeExit, ShutdownReason } from './runtime/exit-code.js';
 export { type LoadedHank, loadHank } from './runtime/open-execution.js';
 export { RUNTIME_PHASES, type RuntimePhase } from './runtime/phase.js';

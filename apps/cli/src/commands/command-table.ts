@@ -19,6 +19,7 @@ export interface CommandTableEntry {
  */
 export const COMMAND_TABLE: readonly CommandTableEntry[] = [
   { words: ['validate'], load: () => import('./validate.js') },
+  { words: ['doctor'], load: () => import('./doctor.js') },
   { words: ['init'], load: () => import('./init.js') },
   { words: ['status'], load: () => import('./status.js') },
   { words: ['events'], load: () => import('./events.js') },

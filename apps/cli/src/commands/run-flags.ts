@@ -39,6 +39,10 @@ export function declareRunFlags(program: Command) {
       '--no-preflight',
       'skip the checks before a run (credentials, the API reachable): for credentials hankweave cannot see',
     )
+    .option(
+      '--self-test',
+      'before the run: check that every model of the hank answers one minimal request (as `doctor` does); refuse to start when one fails',
+    )
     .option('-y, --yes', 'answer yes to confirmations')
     .option(
       '-f, --force',

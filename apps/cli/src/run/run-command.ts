@@ -3,6 +3,8 @@ import { startWebSocketServer } from '@hankweave/server';
 import { readHankJson } from '../commands/load-hank.js';
 import type { RunOptions } from '../commands/run-flags.js';
 import { validateCommand } from '../commands/validate.js';
+import { CliError } from '../output/cli-error.js';
+import { commandHint, shellArg } from '../output/command-hint.js';
 import { LiveView } from '../output/live-view.js';
 import { JsonView, PlainView, type RunView } from '../output/run-view.js';
 import type { Terminal } from '../output/terminal.js';
@@ -21,6 +23,7 @@ import {
 import { handleRunSignals } from './run-signals.js';
 import { printRunSummary } from './run-summary.js';
 import { printRuntimeConfigWarnings } from './runtime-config.js';
+import { runSelfTest, type SelfTestInputs } from './self-test.js';
 
 /**
  * `hankweave <hank.json | dir> [data]`: runs a hank and shows it; returns the exit code (§2.6).
@@ -41,8 +44,16 @@ export async function runCommand(
     ...(options.replay !== undefined ? { ...options, execution: options.replay } : options),
     ...(inline.data !== undefined ? { data: inline.data } : {}),
   });
-  if (options.validate)
+  if (options.validate) {
+    if (options.selfTest) {
+      throw new CliError(
+        'CLI_USAGE',
+        '--self-test checks the models before a run, and --validate runs nothing',
+        `Validate first, then check the models: \`${commandHint('doctor', shellArg(inputs.hankPath))}\`.`,
+      );
+    }
     return validateCommand(terminal, inputs.hankPath, { json: options.json, flags: options });
+  }
   const limits = checkRunFlags(options);
   // Read here first, so a file that is not JSON gets the same report as `validate` gives it
   // (file:line:column, the line and a caret), then validated exactly as the runtime will.
@@ -68,6 +79,19 @@ export async function runCommand(
   for (const warning of inputs.warnings ?? []) note(terminal.style.yellow(`! ${warning}`));
   if (options.overwriteOutput && configured.outputDirectory === undefined) {
     note(terminal.style.yellow('! --overwrite-output has no effect without -o/--output'));
+  }
+  if (settings.runtimeConfig.get('selfTest') === true) {
+    const passed = await selfTestBeforeRun(terminal, options, note, {
+      config: hank.config,
+      hankDir: hank.hankDir,
+      env: process.env,
+      ...(configured.anthropicBaseUrl !== undefined && {
+        anthropicBaseUrl: configured.anthropicBaseUrl,
+      }),
+      note,
+      progress: !options.json && process.stderr.isTTY === true,
+    });
+    if (!passed) return 1;
   }
   let dryRun: DryRun | undefined;
   let runtime: Runtime | undefined;
@@ -148,6 +172,36 @@ export async function runCommand(
     signals.dispose();
     await dryRun?.close();
   }
+}
+
+/**
+ * The self-test of `--self-test` or `selfTest: true`, unless the run calls no provider: a dry run
+ * answers from a script and a replay from recorded logs, so the flag is refused with them and the
+ * configured key is skipped with a note (never silently).
+ *
+ * @throws {CliError} CLI_USAGE for `--self-test` with `--scripted-model` or `--replay`.
+ */
+async function selfTestBeforeRun(
+  terminal: Terminal,
+  options: RunOptions,
+  note: (line: string) => void,
+  inputs: SelfTestInputs,
+): Promise<boolean> {
+  const offline = options.scriptedModel
+    ? '--scripted-model'
+    : options.replay !== undefined
+      ? '--replay'
+      : undefined;
+  if (offline === undefined) return runSelfTest(terminal, inputs);
+  if (options.selfTest) {
+    throw new CliError(
+      'CLI_USAGE',
+      `--self-test checks the real models, and ${offline} runs without them`,
+      `Drop one of the two; \`${commandHint('doctor')}\` checks the models on its own.`,
+    );
+  }
+  note(terminal.style.dim(`Self-test skipped (selfTest is set): ${offline} calls no model.`));
+  return true;
 }
 
 /** NDJSON with --json; the live view on a terminal (not --headless); else plain lines. */

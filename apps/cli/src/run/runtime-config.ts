@@ -25,6 +25,7 @@ export type RuntimeConfigFlags = Pick<
   | 'autostart'
   | 'sandbox'
   | 'requireSandbox'
+  | 'selfTest'
 >;
 
 /** The flags as runtime config values by key; absent flags are `undefined`. */
@@ -40,6 +41,7 @@ export function flagValues(flags: RuntimeConfigFlags): Record<string, ConfigValu
     autostart: flags.autostart === false ? false : undefined,
     sandbox: flags.sandbox === false ? false : undefined,
     requireSandbox: flags.requireSandbox === true ? true : undefined,
+    selfTest: flags.selfTest === true ? true : undefined,
   };
 }
 

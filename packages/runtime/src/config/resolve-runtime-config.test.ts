@@ -25,6 +25,7 @@ const SAMPLES: Record<string, [unknown, unknown, string]> = {
   ignoreRigFailures: [true, false, '1'],
   sandbox: [true, true, '1'],
   requireSandbox: [false, false, '0'],
+  selfTest: [true, false, '1'],
   'sentinel.enablePersistence': [false, true, 'false'],
   'sentinel.healthCheckGracePeriodMs': [10, 20, '30'],
   'sentinel.waitForAllHealthChecks': [true, false, '1'],

@@ -126,6 +126,10 @@ export const RUNTIME_CONFIG_KEYS: readonly ConfigKeySpec[] = [
   // refuses to run without one (`--require-sandbox`).
   { key: 'sandbox', kind: { type: 'boolean' }, default: true },
   { key: 'requireSandbox', kind: { type: 'boolean' }, default: false },
+  // Issue 34: `true` checks every model the hank uses (`checkModelAccess`: the key authenticates,
+  // one minimal request succeeds) before a run starts, and refuses to start when one fails. The
+  // runtime does not read it: the CLI runs the check (`--self-test`) before it creates a runtime.
+  { key: 'selfTest', kind: { type: 'boolean' }, default: false },
   {
     key: 'sentinel.enablePersistence',
     kind: { type: 'boolean' },

@@ -16,12 +16,22 @@ type ClaudeCodeModule = typeof import('@hankweave/claude-code');
 type PiModule = typeof import('@hankweave/pi');
 
 /**
+ * The settings an adapter is built from: the part of a run's settings the loaders read, so a
+ * check outside a run (`checkModelAccess`) builds the harness exactly as a run does.
+ */
+export type HarnessSettings = Pick<
+  RuntimeSettings,
+  'env' | 'killGraceMs' | 'anthropicBaseUrl' | 'piBaseUrl' | 'piRetries' | 'piApi'
+>;
+
+/**
  * How to load each agent adapter. A loader rejects with `ERR_MODULE_NOT_FOUND` when its package
  * is not installed; a harness without a loader counts as not installed.
  */
 export type HarnessLoaders = Partial<Record<HarnessName, () => Promise<AgentHarness>>>;
 
-const ADAPTER_PACKAGES: Readonly<Record<HarnessName, string>> = {
+/** The npm package of each adapter (what to install when one is missing). */
+export const ADAPTER_PACKAGES: Readonly<Record<HarnessName, string>> = {
   'claude-code': '@hankweave/claude-code',
   pi: '@hankweave/pi',
 };
@@ -45,7 +55,7 @@ export function installedHarnesses(
 
 /** Loads Claude Code from `@hankweave/claude-code` (an optional peer of this package). */
 export function claudeCodeLoader(
-  settings: RuntimeSettings,
+  settings: HarnessSettings,
   models: ModelCatalog,
   importAdapter: () => Promise<ClaudeCodeModule> = () => import('@hankweave/claude-code'),
 ): () => Promise<AgentHarness> {
@@ -66,7 +76,7 @@ export function claudeCodeLoader(
  * execution) finds the session it continues, hence one per execution, not one per run.
  */
 export function piLoader(
-  settings: RuntimeSettings,
+  settings: HarnessSettings,
   models: ModelCatalog,
   agentDir: string,
   importAdapter: () => Promise<PiModule> = () => import('@hankweave/pi'),
