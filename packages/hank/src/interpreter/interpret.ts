@@ -10,6 +10,7 @@ import {
   type PlateauVote,
   type Stop,
 } from './outcomes.js';
+import { plateauVerdict, type Vote } from './plateau-verdict.js';
 
 /*
  * The reference interpreter: the executable specification of hank semantics. Given a hank and
@@ -79,14 +80,6 @@ interface Entry {
   codonId: string;
   codon: CodonConfig;
   loop?: { config: LoopConfig; iteration: number; index: number };
-}
-
-interface Vote {
-  loopId: string;
-  /** 1-based, as seed 004's loop history counts iterations. */
-  iteration: number;
-  decision: PlateauVote | 'missing';
-  execution: number;
 }
 
 type Gate = { kind: 'run' } | { kind: 'loop-ended' } | { kind: 'stop'; stop: Stop };
@@ -401,30 +394,4 @@ export function interpret(input: InterpreterInput): Interpretation {
     stops.push(runSession());
   }
   return { executions, stops, loops };
-}
-
-/**
- * A plateau loop's verdict after `iteration` (1-based): that iteration's newest vote is an error
- * → `error`; from `minIterations` on, the last `consensus` iterations each voted stop →
- * `plateau`; `maxIterations` reached → `iteration_limit`; else go on.
- */
-function plateauVerdict(
-  votes: readonly Vote[],
-  rule: { consensus: number; minIterations: number; maxIterations: number },
-  iteration: number,
-): 'error' | 'plateau' | 'iteration_limit' | undefined {
-  const newest = new Map<number, Vote['decision']>();
-  for (const vote of votes)
-    if (vote.iteration <= iteration) newest.set(vote.iteration, vote.decision);
-  if (newest.get(iteration) === 'error') return 'error';
-  const consensus = Math.max(1, Math.floor(rule.consensus));
-  if (iteration >= rule.minIterations) {
-    let agreeing = 0;
-    for (let at = iteration; at > iteration - consensus && at >= 1; at--) {
-      if (newest.get(at) !== 'stop') break;
-      agreeing++;
-    }
-    if (agreeing === consensus) return 'plateau';
-  }
-  return iteration >= rule.maxIterations ? 'iteration_limit' : undefined;
 }
