@@ -1,4 +1,9 @@
-import { createModelCatalog, MODEL_CATALOG } from '@hankweave/types';
+import {
+  createModelCatalog,
+  MODEL_CATALOG,
+  PI_REGISTRY_ROWS,
+  providerBaseUrlName,
+} from '@hankweave/types';
 import { describe, expect, it } from 'vitest';
 import { resolveSentinelProvider } from './sentinel-provider.js';
 
@@ -287,5 +292,25 @@ describe('resolveSentinelProvider()', () => {
         details: expect.objectContaining({ variable: 'OLLAMA_BASE_URL' }),
       }),
     );
+  });
+});
+
+describe("the sentinels' provider table against Pi's registry", () => {
+  it('speaks to every model of a provider it serves the API Pi speaks to it', () => {
+    let checked = 0;
+    for (const [provider, id, api] of PI_REGISTRY_ROWS) {
+      const env = { [providerBaseUrlName(provider)]: 'http://127.0.0.1:9', ...KEYS };
+      let chosen: string | undefined;
+      try {
+        chosen = resolveSentinelProvider(`pi/${provider}/${id}`, { env }).api;
+      } catch (error) {
+        // Providers the sentinels refuse (cloud signing, logins, mixed APIs) are left to Pi.
+        expect((error as { code?: string }).code).toBe('SENTINEL_PROVIDER_UNSUPPORTED');
+        continue;
+      }
+      expect({ provider, id, api: chosen }).toEqual({ provider, id, api });
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(500);
   });
 });
