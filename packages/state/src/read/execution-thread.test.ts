@@ -57,6 +57,22 @@ describe('executionThread()', () => {
     expect(executionThread(state).nextCodonId).toBe('a');
   });
 
+  it('includes none of any ancestor when a continuation of a continuation goes back to the start', () => {
+    // r2 continued r1 after a; r3 rolled r2 back to the start: r1's a is not on r3's thread.
+    const state = build(
+      t.runStarted('r1'),
+      ...codonLifecycle('r1', 'a', 'completed'),
+      ...codonLifecycle('r1', 'b', 'failed'),
+      t.runFailed('r1'),
+      t.runStarted('r2', { startingConditions: continuation('r1', 'a') }),
+      ...codonLifecycle('r2', 'b', 'completed'),
+      t.runFailed('r2'),
+      t.runStarted('r3', { startingConditions: continuation('r2', null, '') }),
+    );
+    expect(ids(state)).toEqual([]);
+    expect(executionThread(state).nextCodonId).toBe('a');
+  });
+
   it('excludes the codon a rig-setup continuation restarts, which runs next', () => {
     const state = build(
       t.runStarted('r1'),

@@ -59,7 +59,9 @@ const limitFromStart = (run: Run): Limit | undefined => {
 // How many of `run.codons` belong on the thread, and the limit left for the run's ancestors.
 const cut = (run: Run, limit: Limit): { count: number; carried?: Limit } => {
   if (limit.kind === 'all') return { count: run.codons.length };
-  if (limit.kind === 'none') return { count: 0 };
+  // From the start: nothing of this run counts, nor of any run before it. Carried up the chain,
+  // or a grandparent's own continuation point would bring its codons back onto the thread.
+  if (limit.kind === 'none') return { count: 0, carried: limit };
   const index = latestCodonIndex(run, limit.codonId);
   // The codon ran in an older ancestor: none of this run counts, the limit moves up.
   if (index < 0) return { count: 0, carried: limit };
