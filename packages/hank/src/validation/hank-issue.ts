@@ -13,6 +13,8 @@ export const HANK_ISSUE_CODES = [
   // A model id the catalog does not know ("did you mean"), or one no installed harness runs.
   'unknown_model',
   'unserved_provider',
+  // A Pi provider's model newer than the catalog: it runs, without a catalog price (a warning).
+  'uncatalogued_model',
   'invalid_budget',
   // hank.json is not JSON at all (reported by the CLI and the runtime, which read the file).
   'invalid_json',

@@ -73,6 +73,26 @@ describe('validateHank() model ids', () => {
     expect(typo.errors[0]?.message).toContain('Did you mean "pi/google/gemini-2.5-flash"?');
   });
 
+  it("accepts a model newer than Pi's registry at a provider it knows, with a warning", () => {
+    // Pi asks the provider for an id its registry lacks ("custom model id"), so these run.
+    const both = { harnesses: ['claude-code', 'pi'] as const };
+    const result = validateHank(
+      hank([
+        codon('a', { model: 'openai/gpt-5.6' }),
+        codon('b', { model: 'pi/zai/glm-4.6' }),
+        codon('c', { model: 'pi/nosuchprovider/model-1' }),
+      ]),
+      both,
+    );
+    expect(result.errors).toEqual([
+      expect.objectContaining({ path: 'hank[2].model', code: 'unknown_model' }),
+    ]);
+    const warnings = result.warnings.filter((issue) => issue.code === 'uncatalogued_model');
+    expect(warnings.map((issue) => issue.path)).toEqual(['hank[0].model', 'hank[1].model']);
+    expect(warnings[0]?.message).toContain('Pi asks openai for "gpt-5.6" as written');
+    expect(warnings[1]?.message).toContain('"pi/zai/glm-4.7"');
+  });
+
   it('reports models of other providers as unserved_provider, in loops and overrides too', () => {
     const result = validateHank(
       hank(

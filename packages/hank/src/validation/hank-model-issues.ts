@@ -65,3 +65,30 @@ export function hankModelIssues(
   }
   return issues;
 }
+
+/**
+ * Warnings for the codon models (and `overrides.model`) that name a provider Pi knows but a model
+ * the catalog does not list (`openai/gpt-5.6`, newer than Pi's registry): they run, since Pi asks
+ * the provider for any id, but without a catalog price, and a typo would only show when the provider refuses it.
+ */
+export function hankModelWarnings(
+  config: HankConfig,
+  catalog: ModelCatalog,
+  harnesses: readonly HarnessName[] = SERVED_HARNESSES,
+): HankIssue[] {
+  const warnings: HankIssue[] = [];
+  const check = (id: string | undefined, path: PropertyKey[]) => {
+    if (id === undefined) return;
+    const verdict = checkModelId(id, catalog, harnesses);
+    if (verdict.ok && verdict.uncatalogued) {
+      warnings.push({
+        path: formatJsonPath(path),
+        code: 'uncatalogued_model',
+        message: verdict.uncatalogued.message,
+      });
+    }
+  };
+  check(config.overrides?.model, ['overrides', 'model']);
+  for (const { codon, path } of codonsInOrder(config)) check(codon.model, [...path, 'model']);
+  return warnings;
+}

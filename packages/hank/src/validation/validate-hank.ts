@@ -24,7 +24,12 @@ import {
   type HankValidation,
   zodIssueMessage,
 } from './hank-issue.js';
-import { hankModelIssues, modelIssue, SENTINEL_HARNESSES } from './hank-model-issues.js';
+import {
+  hankModelIssues,
+  hankModelWarnings,
+  modelIssue,
+  SENTINEL_HARNESSES,
+} from './hank-model-issues.js';
 import { checkHankPaths, checkSentinelConfigPaths } from './hank-paths.js';
 import { checkFileRef, checkTreeRef, promptSizeWarning, type RefProblem } from './hank-refs.js';
 import { checkHankRules } from './hank-rules.js';
@@ -135,6 +140,7 @@ export function validateHank(
   const mismatches = rules.errors.filter((issue) => issue.code === 'continuation_model_mismatch');
   errors.push(...rules.errors.filter((issue) => !mismatches.includes(issue)));
   errors.push(...hankModelIssues(config, models, rules.errors, options.harnesses));
+  warnings.push(...hankModelWarnings(config, models, options.harnesses));
   errors.push(...mismatches);
   warnings.push(...rules.warnings);
   const paths = checkHankPaths(config, { onDisk: options.hankDir !== undefined });

@@ -146,15 +146,29 @@ describe('a hank on eight providers of Pi’s registry', () => {
   });
 
   it('refuses a misspelt model, naming the field and the closest ids', () => {
-    const typo = { ...hank, hank: [{ ...hank.hank[0], model: 'pi/openai/gpt-5.44' }] };
+    const typo = { ...hank, hank: [{ ...hank.hank[0], model: 'gpt-5.44' }] };
     const result = validateHank(typo, { harnesses: ['claude-code', 'pi'] });
     expect(result.errors).toEqual([
       expect.objectContaining({
         path: 'hank[0].model',
         code: 'unknown_model',
-        message: expect.stringContaining('Did you mean "pi/openai/gpt-5.4"?'),
+        message: expect.stringContaining('Did you mean "gpt-5.4"?'),
       }),
     ]);
+  });
+
+  it('accepts a model of a known provider that the registry lacks, with a warning naming the closest ids', () => {
+    // Newer than Pi's registry, or a typo: Pi asks openai for it as written either way.
+    const newer = { ...hank, hank: [{ ...hank.hank[0], model: 'pi/openai/gpt-5.44' }] };
+    const result = validateHank(newer, { harnesses: ['claude-code', 'pi'] });
+    expect(result.errors).toEqual([]);
+    expect(result.warnings).toContainEqual(
+      expect.objectContaining({
+        path: 'hank[0].model',
+        code: 'uncatalogued_model',
+        message: expect.stringContaining('"pi/openai/gpt-5.4"'),
+      }),
+    );
   });
 
   it('runs every codon on its provider’s own API family against the scripted model', () => {

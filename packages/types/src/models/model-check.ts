@@ -24,7 +24,17 @@ export const SERVED_HARNESSES: readonly HarnessName[] = ['claude-code'];
 
 /** The verdict of {@link checkModelId}. */
 export type ModelCheck =
-  | { ok: true; route: ModelRoute }
+  | {
+      ok: true;
+      route: ModelRoute;
+      /**
+       * Set when the id names a Pi provider the catalog knows but a model it does not list (one
+       * newer than Pi's registry): usable, since Pi sends a provider any model id, but without a
+       * catalog price (its cost is what Pi reports).
+       * `message` says so and offers the closest listed ids (`suggestions`), for a warning.
+       */
+      uncatalogued?: { message: string; suggestions: string[] };
+    }
   | {
       ok: false;
       /** `unknown_model`: no catalog row; `unserved_provider`: no installed harness runs it. */
@@ -81,6 +91,20 @@ export function checkModelId(
   }
   if (route.entry !== undefined) return { ok: true, route };
   const suggestions = suggestModels(bare, catalog);
+  const named = splitModelId(bare).provider;
+  // A model a provider serves after Pi's registry was made (`openai/gpt-5.6`): Pi asks the
+  // provider for it as written ("custom model id"), so it runs; only its price is unknown.
+  if (named !== undefined && selection.harness === 'pi' && rowsOf(catalog, named).length > 0) {
+    const closest = suggestions.map((suggestion) => JSON.stringify(suggestion));
+    return {
+      ok: true,
+      route,
+      uncatalogued: {
+        message: `${JSON.stringify(trimmed)} is not in the model catalog (Pi's registry): Pi asks ${route.provider} for ${JSON.stringify(route.model)} as written; the catalog has no price for it, so its cost is whatever Pi reports${closest.length > 0 ? `. If you meant a listed model: ${closest.join(', ')}` : ''}`,
+        suggestions,
+      },
+    };
+  }
   const quoted = suggestions.map((suggestion) => JSON.stringify(suggestion));
   const [first, ...others] = quoted;
   return {
