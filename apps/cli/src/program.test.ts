@@ -27,7 +27,6 @@ describe('the command table', () => {
 
 describe('commandsFor()', () => {
   it('loads nothing more for the run itself, --version and --attach', () => {
-    expect(commandsFor([])).toEqual([]);
     expect(commandsFor(['my-hank', 'data', '--port', '0'])).toEqual([]);
     expect(commandsFor(['--version'])).toEqual([]);
     expect(commandsFor(['--attach', '-e', 'some/dir'])).toEqual([]);
@@ -39,8 +38,10 @@ describe('commandsFor()', () => {
     expect(words(commandsFor(['events', '--help']))).toEqual(['events']);
   });
 
-  it('loads every command for the program help, help, completion, or two command words', () => {
+  it('loads every command for a bare hankweave, the program help, help, completion, or two command words', () => {
     for (const args of [
+      // A bare hankweave off a terminal prints the usage, which lists every command.
+      [],
       ['--help'],
       ['-h'],
       ['help'],

@@ -53,10 +53,12 @@ const READS_ALL = new Set(['completion', '__complete']);
  * has to load a superset of what it will use: the one command named in `args` (an argument equal
  * to one of its words), or none (the run command, the program itself, is always there). Every
  * command when the line names more than one (one of them may be an option's value), asks for
- * the program's help (which lists them all: `--help` without a command, or `help`), or names a
- * command that reads them all.
+ * the program's help (which lists them all: `--help` without a command, `help`, or a bare
+ * `hankweave`, which may print it), or names a command that reads them all.
  */
 export function commandsFor(args: readonly string[]): readonly CommandTableEntry[] {
+  // A bare `hankweave` may print the program's usage (off a terminal, with no hank.json here).
+  if (args.length === 0) return COMMAND_TABLE;
   const named = COMMAND_TABLE.filter((entry) => entry.words.some((word) => args.includes(word)));
   const [only] = named;
   if (args.includes('help') || named.length > 1) return COMMAND_TABLE;
