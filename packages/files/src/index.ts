@@ -26,7 +26,9 @@ export {
 } from './snapshot.js';
 export { TrackedPatterns, type TrackedPatternsSnapshot } from './tracked-patterns.js';
 export {
+  type ListTreeOptions,
   type ResolveResult,
+  type TreeListing,
   UnifiedFileResolver,
   type UnifiedFileResolverOptions,
 } from './unified-file-resolver.js';

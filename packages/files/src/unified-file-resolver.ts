@@ -3,10 +3,12 @@ import { errnoCode, type Fs, nodeFs } from '@hankweave/durable-io';
 import { FilesError, type FilesWarning } from './errors.js';
 import { createExcludedNameTest } from './internal/excluded-names.js';
 import { GitignoreCache } from './internal/gitignore-cache.js';
+import type { IgnoreSource } from './internal/ignore-levels.js';
 import type { ListingCache } from './internal/listing-cache.js';
 import { absoluteRoot, toRootRelative } from './internal/paths.js';
 import { type CompiledPatterns, compilePatterns, normalizePatterns } from './internal/patterns.js';
 import { DEFAULT_RACY_WINDOW_MS, msToNs } from './internal/racy.js';
+import { RecordedIgnores } from './internal/recorded-ignores.js';
 import { walk } from './internal/walk.js';
 
 /** Options of {@link UnifiedFileResolver}. */
@@ -33,6 +35,31 @@ export interface UnifiedFileResolverOptions {
 export interface ResolveResult {
   /** Sorted (git's byte order) POSIX paths relative to the root. */
   readonly paths: string[];
+  /** Non-fatal problems met during the walk. */
+  readonly warnings: FilesWarning[];
+}
+
+/** Options of {@link UnifiedFileResolver.listTree}. */
+export interface ListTreeOptions {
+  /**
+   * Ignore rules to apply instead of the ones on disk: the `ignoreFiles` of an earlier
+   * {@link TreeListing}. The walk then reads no ignore file, so what was ignored then is ignored
+   * now, whatever has been written to, added as or deleted from a `.gitignore` since.
+   */
+  readonly ignoreFiles?: Readonly<Record<string, string>>;
+}
+
+/** What {@link UnifiedFileResolver.listTree} returns. */
+export interface TreeListing {
+  /** Files, symlinks, fifos, sockets and devices that no ignore rule or excluded name hides. */
+  readonly files: string[];
+  /** The directories entered (not ignored, not excluded, never through a symlink). */
+  readonly directories: string[];
+  /**
+   * The ignore files whose rules the walk applied: path relative to the root (`.gitignore`,
+   * `src/.gitignore`, `.git/info/exclude`) → content, one char per byte (latin1 of the bytes).
+   */
+  readonly ignoreFiles: Record<string, string>;
   /** Non-fatal problems met during the walk. */
   readonly warnings: FilesWarning[];
 }
@@ -117,6 +144,60 @@ export class UnifiedFileResolver {
       if (segments.some(this.isExcludedName)) return false;
       return this.matchAncestors(rootAbs, segments);
     };
+  }
+
+  /**
+   * Everything under `root` that .gitignore rules (git's semantics) and the excluded names do
+   * not hide: files of every kind and directories, never through a symlink, with the ignore
+   * files that decided it. Listing again with the returned `ignoreFiles` answers "what is here
+   * now that was not then" under the rules of then.
+   *
+   * @throws {FilesError} FILES_ROOT_NOT_FOUND when `root` is not a directory.
+   * @throws {FilesError} FILES_UNREADABLE when `root` itself cannot be listed.
+   */
+  listTree(root: string, options: ListTreeOptions = {}): TreeListing {
+    const rootAbs = absoluteRoot(root);
+    this.assertDirectory(rootAbs);
+    const warnings: FilesWarning[] = [];
+    const directories: string[] = [];
+    const applied = new Set<string>();
+    const source: IgnoreSource = options.ignoreFiles
+      ? new RecordedIgnores(options.ignoreFiles, this.ignoreCase)
+      : {
+          levelFor: (rootPath, fileAbs, fileRel, dirRel, parent, warn) => {
+            const level = this.gitignores.levelFor(
+              rootPath,
+              fileAbs,
+              fileRel,
+              dirRel,
+              parent,
+              warn,
+            );
+            if (level !== parent) applied.add(fileRel);
+            return level;
+          },
+        };
+    const files = walk({
+      rootAbs,
+      fs: this.fs,
+      patterns: this.compile(rootAbs, ['**']),
+      gitignores: source,
+      isExcludedName: this.isExcludedName,
+      listings: undefined,
+      directories,
+      includeSpecial: true,
+      warn: (warning) => {
+        warnings.push(warning);
+        this.onWarning?.(warning);
+      },
+    });
+    const ignoreFiles: Record<string, string> = {};
+    if (options.ignoreFiles) Object.assign(ignoreFiles, options.ignoreFiles);
+    for (const fileRel of applied) {
+      const text = this.gitignores.textOf(rootAbs, fileRel);
+      if (text !== undefined) ignoreFiles[fileRel] = text;
+    }
+    return { files, directories, ignoreFiles, warnings };
   }
 
   /** Forgets parsed .gitignore files and compiled globs. */

@@ -2,11 +2,13 @@ import type { BigIntStats } from 'node:fs';
 import { errnoCode, type Fs, isMissing } from '@hankweave/durable-io';
 import type { FilesWarning } from '../errors.js';
 import { bytesToByteString, toByteString } from './byte-string.js';
-import { createRuleFile, IgnoreLevel, type RuleFile } from './ignore-levels.js';
+import { createRuleFile, IgnoreLevel, type IgnoreSource, type RuleFile } from './ignore-levels.js';
 import { isRacy, nowNs } from './racy.js';
 
 interface Entry {
   readonly signature: string;
+  /** The file's bytes, one char per byte (a byte string). */
+  readonly text: string;
   /** False when the file was written so recently that a same-size edit could keep the stat. */
   readonly trusted: boolean;
   readonly file: RuleFile;
@@ -21,7 +23,7 @@ const NO_PARENT = {};
  * .gitignore per walk) and re-reads it when inode, size, mtime or ctime changed, so an agent that
  * edits a .gitignore mid-run is seen by the next resolve.
  */
-export class GitignoreCache {
+export class GitignoreCache implements IgnoreSource {
   private readonly entries = new Map<string, Entry>();
 
   constructor(
@@ -69,6 +71,7 @@ export class GitignoreCache {
       }
       entry = {
         signature,
+        text,
         trusted: !isRacy(stats.mtimeNs, observedAt, this.racyWindowNs),
         file: createRuleFile(text, toByteString(dirRel), this.ignoreCase),
         levels: new WeakMap(),
@@ -83,6 +86,11 @@ export class GitignoreCache {
       entry.levels.set(parentKey, level);
     }
     return level;
+  }
+
+  /** The text (a byte string) last read from the ignore file at `fileRel` of `rootAbs`. */
+  textOf(rootAbs: string, fileRel: string): string | undefined {
+    return this.entries.get(`${rootAbs}\0${fileRel}`)?.text;
   }
 
   /** Forgets every parsed file. */

@@ -1,4 +1,5 @@
 import ignore, { type Ignore } from 'ignore';
+import type { FilesWarning } from '../errors.js';
 import { toByteString } from './byte-string.js';
 import { type GitignoreRule, mayMatchChildOf, parseGitignore } from './gitignore-rules.js';
 
@@ -100,4 +101,28 @@ export class IgnoreLevel {
     }
     return this.fullIgnore;
   }
+}
+
+/**
+ * Where a walk gets the ignore rules of a directory: the .gitignore files on disk
+ * (`GitignoreCache`) or a recorded set of them (`RecordedIgnores`).
+ */
+export interface IgnoreSource {
+  /**
+   * True when the walk must ask for every directory's rules, not only for directories that now
+   * hold a `.gitignore` entry (a recorded file may have been deleted since).
+   */
+  readonly everyDirectory?: boolean;
+  /**
+   * The level for the children of `dirRel` given the ignore file at `fileAbs` (`fileRel`
+   * relative to the root); `parent` unchanged when that file has no rules.
+   */
+  levelFor(
+    rootAbs: string,
+    fileAbs: string,
+    fileRel: string,
+    dirRel: string,
+    parent: IgnoreLevel | undefined,
+    warn: (warning: FilesWarning) => void,
+  ): IgnoreLevel | undefined;
 }

@@ -2,8 +2,7 @@ import type { Dirent } from 'node:fs';
 import { errnoCode, type Fs } from '@hankweave/durable-io';
 import { FilesError, type FilesWarning } from '../errors.js';
 import { sortPaths } from './compare-paths.js';
-import type { GitignoreCache } from './gitignore-cache.js';
-import type { IgnoreLevel } from './ignore-levels.js';
+import type { IgnoreLevel, IgnoreSource } from './ignore-levels.js';
 import type { ListingCache } from './listing-cache.js';
 import type { CompiledPatterns } from './patterns.js';
 
@@ -12,10 +11,14 @@ export interface WalkContext {
   readonly rootAbs: string;
   readonly fs: Fs;
   readonly patterns: CompiledPatterns;
-  readonly gitignores: GitignoreCache;
+  readonly gitignores: IgnoreSource;
   readonly isExcludedName: (name: string) => boolean;
   readonly listings: ListingCache | undefined;
   readonly warn: (warning: FilesWarning) => void;
+  /** When given, every directory the walk enters (not the root) is pushed here, in walk order. */
+  readonly directories?: string[];
+  /** List fifos, sockets and devices too (git skips them; a listing of the tree does not). */
+  readonly includeSpecial?: boolean;
 }
 
 const FILE = 0;
@@ -109,7 +112,7 @@ function visit(
   const prefix = prefixOf(dirAbs);
   let level = parentLevel;
   for (const entry of entries) {
-    if (entry.name !== '.gitignore') continue;
+    if (entry.name !== '.gitignore' && !context.gitignores.everyDirectory) continue;
     const fileRel = `${dirRel}.gitignore`;
     level = context.gitignores.levelFor(
       context.rootAbs,
@@ -131,7 +134,7 @@ function visit(
     if (isExcludedName(name)) continue;
     const kind = kindOf(fs, entry, prefix);
     if (kind === DIRECTORY) keys.push(`${name}/`);
-    else if (kind !== OTHER) keys.push(name);
+    else if (kind !== OTHER || context.includeSpecial) keys.push(name);
   }
   sortPaths(keys);
   for (const key of keys) {
@@ -139,6 +142,7 @@ function visit(
       const name = key.slice(0, -1);
       const rel = dirRel + name;
       if (!patterns.mayDescend(rel) || isIgnored?.(name, true)) continue;
+      context.directories?.push(rel);
       visit(context, prefix + name, `${rel}/`, level, out);
     } else {
       const rel = dirRel + key;

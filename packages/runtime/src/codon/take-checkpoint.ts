@@ -1,4 +1,5 @@
 import type { CheckpointType } from '@hankweave/types';
+import { listAgentRoot, recordListing } from '../rollback/checkpoint-listing.js';
 import { type RuntimeContext, transition } from '../runtime/runtime-context.js';
 import type { CheckpointHint } from './checkpoint-hint.js';
 import { resolveTracked } from './tracked-files.js';
@@ -38,6 +39,17 @@ export async function takeCheckpoint(
       `Checkpoint ${input.type}:${input.codonId} left out ${skipped.path} (${skipped.reason})`,
     );
   }
+  // What else agentRoot holds, durable before the checkpoint is recorded: a rollback here moves
+  // aside whatever is not in one or the other (issue 38).
+  const left = new Set(result.skipped.map((skipped) => skipped.path));
+  await recordListing(
+    context,
+    listAgentRoot(
+      context,
+      result.sha,
+      files.filter((path) => !left.has(path)),
+    ),
+  );
   transition(context, {
     type: 'CheckpointCreated',
     data: {

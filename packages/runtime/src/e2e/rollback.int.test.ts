@@ -45,7 +45,7 @@ describe('rollback', () => {
     await world.close();
   });
 
-  it('restores a rig-setup checkpoint: only the rig files remain tracked, untracked files stay', async () => {
+  it('restores a rig-setup checkpoint: only the rig files remain tracked, newer untracked files move aside', async () => {
     const sha = shaOf('rig-setup:observe');
     await runtime.command({
       type: 'rollback.toCodon',
@@ -55,7 +55,16 @@ describe('rollback', () => {
     matchesCheckpoint(sha);
     expect(read('notes/observations.md')).toBeUndefined();
     expect(read('summary.md')).toBeUndefined();
-    expect(read('scratch.txt')).toBe('untracked work');
+    // Made after every checkpoint: moved aside into the execution, not deleted (issue 38).
+    expect(read('scratch.txt')).toBeUndefined();
+    const debris = events.find((event) => event.type === 'rollback.completed')?.data.debris as {
+      directory: string;
+      files: string[];
+    };
+    expect(debris.files).toContain('scratch.txt');
+    expect(
+      readFileSync(join(executionDir, debris.directory, 'agentRoot/scratch.txt'), 'utf8'),
+    ).toBe('untracked work');
     expect(shadowGit(executionDir, ['rev-parse', 'HEAD']).trim()).toBe(sha);
     expect(shadowGit(executionDir, ['rev-parse', '--abbrev-ref', 'HEAD']).trim()).toBe('HEAD');
   });

@@ -18,6 +18,10 @@ export interface ExecutionLayout {
   websocketLog: string;
   runsDir: string;
   checkpointsDir: string;
+  /** What else agentRoot held at each checkpoint (`rollback/checkpoint-listing.ts`). */
+  checkpointListingsDir: string;
+  /** Files a rollback moved out of agentRoot, one directory per rollback (`move-debris.ts`). */
+  debrisDir: string;
   sentinelOutputsDir: string;
   sentinelHistoryDir: string;
   archiveManifest: string;
@@ -46,6 +50,8 @@ export function executionLayout(executionDir: string): ExecutionLayout {
     websocketLog: join(hankweaveDir, 'logs', 'websocket.log'),
     runsDir: join(hankweaveDir, 'runs'),
     checkpointsDir: join(hankweaveDir, 'checkpoints'),
+    checkpointListingsDir: join(hankweaveDir, 'checkpoints', 'listings'),
+    debrisDir: join(hankweaveDir, 'debris'),
     sentinelOutputsDir: join(hankweaveDir, 'sentinels', 'outputs'),
     sentinelHistoryDir: join(hankweaveDir, 'sentinels', 'history'),
     archiveManifest: join(hankweaveDir, 'archive-manifest.json'),

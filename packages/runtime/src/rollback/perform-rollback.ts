@@ -12,6 +12,7 @@ import { endRun, startRun } from '../runtime/runs.js';
 import { emit, type RuntimeContext } from '../runtime/runtime-context.js';
 import { emitStateSnapshot } from '../runtime/state-snapshot.js';
 import { unsafePathMessage } from '../sandbox/safe-paths.js';
+import { type DebrisMove, moveDebris } from './move-debris.js';
 import type { RollbackTarget } from './resolve-target.js';
 
 export interface RollbackResult {
@@ -69,6 +70,10 @@ export async function performRollback(
     totalSteps,
     message: 'Applying final checkpoint',
   });
+  // Everything made since the checkpoint, tracked or not, goes aside first (never deleted): an
+  // interrupted attempt's files are in no checkpoint. The restore then only rewrites.
+  const debris = await moveDebris(context, target.sha, fromRun ?? target.runId ?? 'rollback');
+  if (debris) reportDebris(context, debris);
   // What the tracked patterns match now, as of the newest codon: files an attempt made before it
   // crashed or was stopped (so no checkpoint has them) are undone with the rest.
   const newest = thread.codons[0]?.codon.codonId ?? null;
@@ -101,12 +106,39 @@ export async function performRollback(
     codonName: target.codonId ? targetName : null,
     checkpointType: target.checkpointType,
     autoRestart,
+    ...(debris ? { debris: debrisSummary(debris) } : {}),
   });
   emitStateSnapshot(context, false);
   context.log.info(
     `Rolled back to ${target.sha.slice(0, 7)} (${target.checkpointType} of ${target.codonId ?? 'the start'}); run ${toRun} continues from there`,
   );
   return { fromRun, toRun, target };
+}
+
+/** The event's view of a move: every count, the first paths (the manifest has them all). */
+function debrisSummary(debris: DebrisMove) {
+  return {
+    directory: debris.directory,
+    count: debris.files.length,
+    files: debris.files.slice(0, DEBRIS_FILES_IN_EVENT),
+    removedDirectories: debris.removedDirectories.length,
+    ...(debris.failed.length > 0 ? { failed: debris.failed.slice(0, DEBRIS_FILES_IN_EVENT) } : {}),
+  };
+}
+
+const DEBRIS_FILES_IN_EVENT = 100;
+
+function reportDebris(context: RuntimeContext, debris: DebrisMove): void {
+  if (debris.files.length > 0) {
+    const shown = debris.files.slice(0, 5).join(', ');
+    const more = debris.files.length > 5 ? ` and ${debris.files.length - 5} more` : '';
+    context.log.info(
+      `Moved ${debris.files.length} file(s) made since the checkpoint out of agentRoot into ${debris.directory}/agentRoot: ${shown}${more}`,
+    );
+  }
+  for (const { path, error } of debris.failed) {
+    context.log.warn(`Rollback: agentRoot/${path} was not moved aside (${error})`);
+  }
 }
 
 function holds(record: CodonExecution, sha: string): boolean {

@@ -4,6 +4,7 @@ import {
   findCrashedRuns,
   runCrashedTransition,
 } from '@hankweave/state';
+import { listAgentRoot, recordListingSync } from '../rollback/checkpoint-listing.js';
 import { recoveryNotice } from './recovery-notice.js';
 import { resumePoint } from './resume-point.js';
 import { startRun } from './runs.js';
@@ -31,6 +32,9 @@ export function recoverExecution(context: RuntimeContext): Recovery {
     transition(context, runCrashedTransition(run, context.clock()));
   }
   if (!context.store.state.initialCheckpoint) {
+    // agentRoot as the execution starts; durable before the checkpoint is recorded.
+    const sha = context.engine.initialCheckpoint;
+    recordListingSync(context, listAgentRoot(context, sha, []));
     transition(context, {
       type: 'InitialCheckpointSet',
       data: { sha: context.engine.initialCheckpoint },

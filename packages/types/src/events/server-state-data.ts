@@ -156,6 +156,16 @@ export const serverStateEventData = {
     codonName: z.string().nullable(),
     checkpointType: z.string(),
     autoRestart: z.boolean(),
+    /** What the rollback moved out of agentRoot (not in the original runtime). */
+    debris: z
+      .looseObject({
+        directory: z.string(),
+        count: z.number().int(),
+        files: z.array(z.string()),
+        removedDirectories: z.number().int(),
+        failed: z.array(z.looseObject({ path: z.string(), error: z.string() })).optional(),
+      })
+      .optional(),
   }),
   'rollback.rigCleanup': z.looseObject({
     codonId: z.string(),
