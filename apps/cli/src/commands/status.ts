@@ -1,5 +1,9 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { executionLayout } from '@hankweave/runtime/layout';
+import {
+  type DebrisManifest,
+  executionLayout,
+  readDebrisManifests,
+} from '@hankweave/runtime/layout';
 import { executionThread, latestRun, totalCost } from '@hankweave/state';
 import { withExecutionOptions } from '../execution/execution-options.js';
 import { findExecution, liveLock } from '../execution/find-execution.js';
@@ -8,6 +12,7 @@ import { budgetLine } from '../output/budget-line.js';
 import { codonRows, costBreakdown, countByStatus } from '../output/codon-rows.js';
 import { commandHint, shellArg } from '../output/command-hint.js';
 import { dateTime, shortSha } from '../output/format.js';
+import { printable } from '../output/printable.js';
 import { formatRow, rowLayout } from '../output/row-format.js';
 import { describeCost } from '../output/summary.js';
 import type { Terminal } from '../output/terminal.js';
@@ -32,10 +37,11 @@ export function register(program: CommandUnknownOpts, { terminal, done }: Comman
 /** `hankweave status`: where the execution is, whether it runs, its runs and codons. Read-only. */
 export async function statusCommand(terminal: Terminal, options: StatusOptions): Promise<number> {
   const executionDir = await findExecution(options);
-  const [state, meta, lock] = await Promise.all([
+  const [state, meta, lock, debris] = await Promise.all([
     readExecutionState(executionDir),
     readMeta(executionDir),
     liveLock(executionDir),
+    readDebrisManifests(executionDir),
   ]);
   const thread = executionThread(state);
   const rows = codonRows(state);
@@ -63,6 +69,11 @@ export async function statusCommand(terminal: Terminal, options: StatusOptions):
         totalCost: totalCost(state),
         // What totalCost covers: every record of every run, agents and sentinels.
         cost: costBreakdown(state),
+        debris: debris.map(({ files, ...move }) => ({
+          ...move,
+          count: files.length,
+          files: files.slice(0, DEBRIS_FILES_SHOWN_IN_JSON),
+        })),
       }),
     );
     return 0;
@@ -94,6 +105,8 @@ export async function statusCommand(terminal: Terminal, options: StatusOptions):
   terminal.out(`${label('Cost')}${describeCost(costBreakdown(state))}`);
   const budget = budgetLine(rows);
   if (budget) terminal.out(`${label('Budget')}${style.yellow(budget)}`);
+  for (const [index, move] of debris.entries())
+    terminal.out(`${label(index === 0 ? 'Moved aside' : '')}${describeDebris(move)}`);
   if (!lock && thread.nextCodonId)
     terminal.out(
       style.dim(
@@ -105,6 +118,17 @@ export async function statusCommand(terminal: Terminal, options: StatusOptions):
       style.yellow(`! ${executionLayout(executionDir).metaFile} is missing or unreadable`),
     );
   return 0;
+}
+
+const DEBRIS_FILES_SHOWN_IN_JSON = 1000;
+
+/** One rollback's debris: how many files, from which run, where they are now, the first names. */
+function describeDebris(move: DebrisManifest): string {
+  const names = move.files.slice(0, 3).map(printable).join(', ');
+  const more = move.files.length > 3 ? `, +${move.files.length - 3} more` : '';
+  const when = move.movedAt ? ` at ${dateTime(move.movedAt)}` : '';
+  const to = move.checkpoint ? ` (rollback to ${shortSha(move.checkpoint)}${when})` : '';
+  return `${move.files.length} file(s) of run ${printable(move.runId)}${to} in ${move.directory}/agentRoot${names ? `: ${names}${more}` : ''}`;
 }
 
 /** The newest completed codon on the thread with a completion checkpoint (a failed run resumes there). */

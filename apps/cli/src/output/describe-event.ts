@@ -151,7 +151,7 @@ function describeKnownEvent(event: HankweaveEvent): string {
     case 'rollback.archiveRestore':
       return `rollback: archive restore ${data.status}`;
     case 'rollback.completed':
-      return `rollback completed: at ${data.codonId || 'initial'} (${data.checkpointType}) ${shortSha(data.checkpoint)}, run ${data.toRun}`;
+      return `rollback completed: at ${data.codonId || 'initial'} (${data.checkpointType}) ${shortSha(data.checkpoint)}, run ${data.toRun}${data.debris?.count ? `, ${data.debris.count} file(s) moved aside into ${data.debris.directory}` : ''}`;
     case 'checkpoint.list':
       return `${data.checkpoints.length} checkpoint(s)`;
     case 'budget.summary':

@@ -162,5 +162,8 @@ export class LiveView implements RunView {
 }
 
 function describeRollback(data: EventData<'rollback.completed'>): string {
-  return `Rolled back to ${data.codonId ?? 'the initial checkpoint'} (${data.checkpointType})`;
+  const moved = data.debris?.count
+    ? `; ${data.debris.count} file(s) made since moved aside into ${data.debris.directory}/agentRoot`
+    : '';
+  return `Rolled back to ${data.codonId ?? 'the initial checkpoint'} (${data.checkpointType})${moved}`;
 }

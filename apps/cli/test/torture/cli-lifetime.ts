@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { BIN, CLI_ROOT } from '../cli-harness.js';
 import { killProcessTree, type TreeKill } from './process-tree.js';
 
@@ -10,10 +11,14 @@ export interface PrintedEvent {
   data: Record<string, unknown>;
 }
 
-/** When to kill a lifetime: after the nth line that `matches`, or `afterMs` after the spawn. */
+/**
+ * When to kill a lifetime: after the nth line that `matches`, `afterMs` after the spawn, or as
+ * soon as `path` exists (polled every 5 ms: a file an agent is in the middle of writing).
+ */
 export type KillTrigger =
   | { kind: 'line'; matches: (event: PrintedEvent) => boolean; nth: number }
-  | { kind: 'timer'; afterMs: number };
+  | { kind: 'timer'; afterMs: number }
+  | { kind: 'file'; path: string };
 
 /** How one CLI process ended. */
 export interface Lifetime {
@@ -88,7 +93,13 @@ export function runLifetime(spec: LifetimeSpec): Promise<Lifetime> {
   };
   const trigger = spec.trigger;
   const timer =
-    trigger?.kind === 'timer' ? setTimeout(kill, Math.max(0, trigger.afterMs)) : undefined;
+    trigger?.kind === 'timer'
+      ? setTimeout(kill, Math.max(0, trigger.afterMs))
+      : trigger?.kind === 'file'
+        ? setInterval(() => {
+            if (existsSync(trigger.path)) kill();
+          }, 5)
+        : undefined;
   const watchdog = setTimeout(() => {
     hung = true;
     kill();
@@ -133,6 +144,7 @@ export function runLifetime(spec: LifetimeSpec): Promise<Lifetime> {
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
+      clearInterval(timer);
       clearTimeout(watchdog);
       const finish = (tree?: TreeKill): void => {
         if (hung) {

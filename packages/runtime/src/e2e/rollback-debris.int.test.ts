@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
 import {
-  existsSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,

@@ -67,3 +67,27 @@ export function agentLogPath(layout: ExecutionLayout, runId: string, codonId: st
 export function codonFileName(codonId: string): string {
   return codonId.replaceAll('#', '_');
 }
+
+/** The file beside the moved files of one rollback's debris directory. */
+export const DEBRIS_MANIFEST = 'manifest.json';
+
+/**
+ * `.hankweave/debris/{name}/manifest.json`: what one rollback moved out of agentRoot (into
+ * `agentRoot/` beside the manifest) because it was not there at the checkpoint (issue 38).
+ */
+export interface DebrisManifest {
+  version: 1;
+  /** The run whose work was undone. */
+  runId: string;
+  /** The checkpoint rolled back to. */
+  checkpoint: string;
+  movedAt: string;
+  /** This directory, relative to the execution directory. */
+  directory: string;
+  /** Paths relative to agentRoot. */
+  files: string[];
+  /** New directories removed once empty. */
+  removedDirectories: string[];
+  /** Paths left in place, with why. */
+  failed: { path: string; error: string }[];
+}

@@ -7,6 +7,7 @@ import {
   syncDirectory,
   writeFileAtomic,
 } from '@hankweave/durable-io';
+import { DEBRIS_MANIFEST, type DebrisManifest } from '../execution/layout.js';
 import type { RuntimeContext } from '../runtime/runtime-context.js';
 import { readListing } from './checkpoint-listing.js';
 
@@ -21,16 +22,6 @@ export interface DebrisMove {
   /** Paths left in place, with why (a link on the way, a failed rename). */
   failed: { path: string; error: string }[];
 }
-
-/** The manifest beside the moved files: the move, with the rollback it belongs to. */
-export interface DebrisManifest extends DebrisMove {
-  version: 1;
-  runId: string;
-  checkpoint: string;
-  movedAt: string;
-}
-
-export const DEBRIS_MANIFEST = 'manifest.json';
 
 /**
  * Moves aside everything in agentRoot that was not there at checkpoint `sha`: files the undone
