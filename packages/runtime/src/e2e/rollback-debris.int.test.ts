@@ -182,6 +182,32 @@ describe('a rollback moves aside what was made since its checkpoint', () => {
     ]);
   });
 
+  it('refuses to move anything through a planted .hankweave/debris link', async () => {
+    const debrisDir = join(executionDir, '.hankweave/debris');
+    const before = readdirSync(debrisDir);
+    renameSync(debrisDir, join(executionDir, '.hankweave/debris-real'));
+    symlinkSync(outside, debrisDir);
+    writeFileSync(at('planted-victim.txt'), 'stays');
+    try {
+      await expect(
+        runtime.command({
+          type: 'rollback.toCodon',
+          data: { codonId: 'summarize', checkpointType: 'completed' },
+        }),
+      ).rejects.toThrow(/is a symbolic link; a rollback never moves files through a link/);
+      expect(readdirSync(outside).sort()).toEqual([
+        'notes',
+        'notes-moved-by-agent',
+        'precious.txt',
+      ]);
+      expect(readFileSync(at('planted-victim.txt'), 'utf8')).toBe('stays');
+    } finally {
+      rmSync(debrisDir);
+      renameSync(join(executionDir, '.hankweave/debris-real'), debrisDir);
+    }
+    expect(readdirSync(debrisDir)).toEqual(before);
+  });
+
   it('without a listing for the checkpoint (an older execution), moves nothing and says so', async () => {
     const sha = shaOf('completed:summarize');
     await runtime.command({

@@ -7,6 +7,7 @@ import {
   syncDirectory,
   writeFileAtomic,
 } from '@hankweave/durable-io';
+import { RuntimeError } from '../errors.js';
 import { DEBRIS_MANIFEST, type DebrisManifest } from '../execution/layout.js';
 import type { RuntimeContext } from '../runtime/runtime-context.js';
 import { readListing } from './checkpoint-listing.js';
@@ -128,7 +129,11 @@ async function createDebrisDirectory(context: RuntimeContext, runId: string): Pr
     includeLast: true,
   });
   if (link !== undefined) {
-    throw new Error(`${join(executionDir, link)} is a symbolic link; debris is never moved there`);
+    throw new RuntimeError(
+      'RUNTIME_UNSAFE_PATH',
+      `${join(executionDir, link)} is a symbolic link; a rollback never moves files through a link. Remove it and roll back again`,
+      { details: { path: debrisDir, link: join(executionDir, link) } },
+    );
   }
   await mkdir(debrisDir, { recursive: true });
   const base = runId.replace(/[^A-Za-z0-9._-]/g, '_') || 'run';
