@@ -39,6 +39,7 @@ describe('UnifiedFileResolver.listTree', () => {
     const listing = new UnifiedFileResolver().listTree(root);
     expect(listing.files).toEqual(['.gitignore', 'out-link', 'pipe', 'src/.gitignore', 'src/a.ts']);
     expect(listing.directories).toEqual(['src', 'src/empty']);
+    expect(listing.specials).toEqual(['pipe']);
     expect(listing.ignoreFiles).toEqual({
       '.gitignore': 'node_modules/\n*.log\n',
       'src/.gitignore': 'gen/\n',
@@ -98,6 +99,28 @@ describe('UnifiedFileResolver.listTree', () => {
       expect(now.files, `seed ${seed}`).toEqual(expected);
     }
   });
+
+  it.each(SEEDS.slice(0, 6))(
+    'resolveListed gives what resolve gives, without a second walk (seed %i)',
+    async (seed) => {
+      const { path: root } = await makeTempDir('hankweave-files-');
+      writeRandomTree(root, seed);
+      execFileSync('mkfifo', [join(root, 'pipe.ts')]);
+      const resolver = new UnifiedFileResolver();
+      const listing = resolver.listTree(root);
+      for (const patterns of [
+        ['**'],
+        ['**/*.ts', '!**/deep/**'],
+        ['*/*.js', 'a/**', '{b,lib}/**/*.md'],
+        ['src/**', '!*.md'],
+        [],
+      ]) {
+        expect(resolver.resolveListed(root, listing, patterns), patterns.join(' ')).toEqual(
+          resolver.resolve(root, patterns),
+        );
+      }
+    },
+  );
 
   it('refuses a root that is a file', async () => {
     const { path: root } = await makeTempDir('hankweave-files-');

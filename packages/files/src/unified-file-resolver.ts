@@ -55,6 +55,8 @@ export interface TreeListing {
   readonly files: string[];
   /** The directories entered (not ignored, not excluded, never through a symlink). */
   readonly directories: string[];
+  /** Those of `files` that are fifos, sockets or devices (which `resolve` never lists). */
+  readonly specials: string[];
   /**
    * The ignore files whose rules the walk applied: path relative to the root (`.gitignore`,
    * `src/.gitignore`, `.git/info/exclude`) → content, one char per byte (latin1 of the bytes).
@@ -160,6 +162,7 @@ export class UnifiedFileResolver {
     this.assertDirectory(rootAbs);
     const warnings: FilesWarning[] = [];
     const directories: string[] = [];
+    const specials: string[] = [];
     const applied = new Set<string>();
     const source: IgnoreSource = options.ignoreFiles
       ? new RecordedIgnores(options.ignoreFiles, this.ignoreCase)
@@ -185,7 +188,7 @@ export class UnifiedFileResolver {
       isExcludedName: this.isExcludedName,
       listings: undefined,
       directories,
-      includeSpecial: true,
+      specials,
       warn: (warning) => {
         warnings.push(warning);
         this.onWarning?.(warning);
@@ -197,7 +200,19 @@ export class UnifiedFileResolver {
       const text = this.gitignores.textOf(rootAbs, fileRel);
       if (text !== undefined) ignoreFiles[fileRel] = text;
     }
-    return { files, directories, ignoreFiles, warnings };
+    return { files, directories, specials, ignoreFiles, warnings };
+  }
+
+  /**
+   * What {@link resolve} would return for `patterns`, taken from a {@link listTree} result of
+   * the same root instead of walking it again: one walk serves a checkpoint's file list and its
+   * listing.
+   */
+  resolveListed(root: string, listing: TreeListing, patterns: readonly string[]): string[] {
+    const compiled = this.compile(absoluteRoot(root), patterns);
+    if (compiled.empty) return [];
+    const specials = new Set(listing.specials);
+    return listing.files.filter((path) => !specials.has(path) && compiled.matches(path));
   }
 
   /** Forgets parsed .gitignore files and compiled globs. */

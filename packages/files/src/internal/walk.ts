@@ -17,8 +17,11 @@ export interface WalkContext {
   readonly warn: (warning: FilesWarning) => void;
   /** When given, every directory the walk enters (not the root) is pushed here, in walk order. */
   readonly directories?: string[];
-  /** List fifos, sockets and devices too (git skips them; a listing of the tree does not). */
-  readonly includeSpecial?: boolean;
+  /**
+   * When given, fifos, sockets and devices are listed too (git skips them; a listing of the tree
+   * does not), and also pushed here.
+   */
+  readonly specials?: string[];
 }
 
 const FILE = 0;
@@ -134,7 +137,11 @@ function visit(
     if (isExcludedName(name)) continue;
     const kind = kindOf(fs, entry, prefix);
     if (kind === DIRECTORY) keys.push(`${name}/`);
-    else if (kind !== OTHER || context.includeSpecial) keys.push(name);
+    else if (kind !== OTHER) keys.push(name);
+    else if (context.specials) {
+      keys.push(name);
+      context.specials.push(dirRel + name);
+    }
   }
   sortPaths(keys);
   for (const key of keys) {

@@ -1,8 +1,7 @@
 import type { CheckpointType } from '@hankweave/types';
-import { listAgentRoot, recordListing } from '../rollback/checkpoint-listing.js';
+import { checkpointListing, listAgentRoot, recordListing } from '../rollback/checkpoint-listing.js';
 import { type RuntimeContext, transition } from '../runtime/runtime-context.js';
 import type { CheckpointHint } from './checkpoint-hint.js';
-import { resolveTracked } from './tracked-files.js';
 
 /**
  * Commits the tracked files as a checkpoint on the run's branch and records it
@@ -22,7 +21,12 @@ export async function takeCheckpoint(
     patterns: readonly string[];
   },
 ): Promise<string> {
-  const files = resolveTracked(context, input.patterns);
+  // One walk gives both the tracked files and the listing recorded with the checkpoint.
+  const tree = listAgentRoot(context);
+  const files =
+    input.patterns.length === 0
+      ? []
+      : context.resolver.resolveListed(context.layout.agentRoot, tree, input.patterns);
   const changed = hint.current();
   const result = await context.engine.checkpoint({
     type: input.type,
@@ -44,9 +48,9 @@ export async function takeCheckpoint(
   const left = new Set(result.skipped.map((skipped) => skipped.path));
   await recordListing(
     context,
-    listAgentRoot(
-      context,
+    checkpointListing(
       result.sha,
+      tree,
       files.filter((path) => !left.has(path)),
     ),
   );

@@ -27,15 +27,27 @@ export interface CheckpointListing {
   ignoreFiles: Record<string, string>;
 }
 
-/** Lists agentRoot now, for a checkpoint whose commit holds `committed`. */
-export function listAgentRoot(
-  context: RuntimeContext,
+/** Lists agentRoot now (warnings go to the log): a checkpoint's files come from it too. */
+export function listAgentRoot(context: RuntimeContext): TreeListing {
+  const tree = context.resolver.listTree(context.layout.agentRoot);
+  for (const warning of tree.warnings) context.log.warn(`File scan: ${warning.message}`);
+  return tree;
+}
+
+/** The listing of checkpoint `sha`, taken as `tree`, whose commit holds `committed`. */
+export function checkpointListing(
   sha: string,
+  tree: TreeListing,
   committed: Iterable<string>,
 ): CheckpointListing {
-  const tree = context.resolver.listTree(context.layout.agentRoot);
-  for (const warning of tree.warnings) context.log.warn(`Checkpoint listing: ${warning.message}`);
-  return toListing(sha, tree, new Set(committed));
+  const inCommit = new Set(committed);
+  return {
+    version: 1,
+    checkpoint: sha,
+    untracked: tree.files.filter((path) => !inCommit.has(path)),
+    directories: tree.directories,
+    ignoreFiles: tree.ignoreFiles,
+  };
 }
 
 /** Records the listing of checkpoint `sha` (durable on return). */
@@ -88,16 +100,6 @@ export async function readListing(
   } catch (error) {
     return { missing: `its listing ${path} is damaged (${(error as Error).message})` };
   }
-}
-
-function toListing(sha: string, tree: TreeListing, committed: ReadonlySet<string>) {
-  return {
-    version: 1 as const,
-    checkpoint: sha,
-    untracked: tree.files.filter((path) => !committed.has(path)),
-    directories: tree.directories,
-    ignoreFiles: tree.ignoreFiles,
-  };
 }
 
 function listingPath(context: RuntimeContext, sha: string): string {

@@ -4,7 +4,11 @@ import {
   findCrashedRuns,
   runCrashedTransition,
 } from '@hankweave/state';
-import { listAgentRoot, recordListingSync } from '../rollback/checkpoint-listing.js';
+import {
+  checkpointListing,
+  listAgentRoot,
+  recordListingSync,
+} from '../rollback/checkpoint-listing.js';
 import { recoveryNotice } from './recovery-notice.js';
 import { resumePoint } from './resume-point.js';
 import { startRun } from './runs.js';
@@ -34,7 +38,7 @@ export function recoverExecution(context: RuntimeContext): Recovery {
   if (!context.store.state.initialCheckpoint) {
     // agentRoot as the execution starts; durable before the checkpoint is recorded.
     const sha = context.engine.initialCheckpoint;
-    recordListingSync(context, listAgentRoot(context, sha, []));
+    recordListingSync(context, checkpointListing(sha, listAgentRoot(context), []));
     transition(context, {
       type: 'InitialCheckpointSet',
       data: { sha: context.engine.initialCheckpoint },
