@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import {
+  existsSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
@@ -16,7 +17,7 @@ import { join, relative } from 'node:path';
 import type { HankweaveEvent } from '@hankweave/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shadowGit } from '../../test/git-oracle.js';
-import { makeWorld, runtimeFor, type TestWorld } from '../../test/harness-env.js';
+import { EXAMPLE_DIR, makeWorld, runtimeFor, type TestWorld } from '../../test/harness-env.js';
 import type { Runtime } from '../index.js';
 
 // Issue 38: a rollback leaves agentRoot as the checkpoint had it, for every file made since,
@@ -59,7 +60,13 @@ describe('a rollback moves aside what was made since its checkpoint', () => {
   };
 
   beforeAll(async () => {
+    // The polish passes also leave an untracked scratch file, as agents do.
+    const script = JSON.parse(readFileSync(join(EXAMPLE_DIR, 'model-script.json'), 'utf8'));
+    const polish = script.conversations.find((c: { name: string }) => c.name === 'polish');
+    polish.turns[0].content[0].bash.command +=
+      ' && mkdir -p drafts && date > drafts/polish-draft.txt';
     world = await makeWorld({
+      script,
       files: { 'templates/notes/.gitignore': 'build/\n*.log\n' },
     });
     outside = mkdtempSync(join(tmpdir(), 'hankweave-outside-'));
@@ -79,11 +86,20 @@ describe('a rollback moves aside what was made since its checkpoint', () => {
     rmSync(outside, { recursive: true, force: true });
   });
 
-  it('moves new files of every kind aside, keeps ignored output, hides nothing behind a new .gitignore', async () => {
+  it('moves aside the untracked files of the codons it undoes', async () => {
+    expect(existsSync(at('drafts/polish-draft.txt'))).toBe(true);
     await runtime.command({
       type: 'rollback.toCodon',
       data: { codonId: 'summarize', checkpointType: 'completed' },
     });
+    expect(lastDebris()).toMatchObject({
+      files: ['drafts/polish-draft.txt'],
+      removedDirectories: 1,
+    });
+    expect(existsSync(at('drafts'))).toBe(false);
+  });
+
+  it('moves new files of every kind aside, keeps ignored output, hides nothing behind a new .gitignore', async () => {
     const atCheckpoint = tree(agentRoot());
     // What undone codons could leave: a half-written temp file beside a tracked one, a new
     // directory, a link out of the execution, a fifo, a .gitignore that ignores everything,
