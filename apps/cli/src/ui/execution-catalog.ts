@@ -2,12 +2,16 @@ import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { readRegularTextFile } from '@hankweave/durable-io';
+import {
+  journalPath,
+  liveLock,
+  readExecutionState,
+  readMeta,
+  regularFilesFs,
+} from '@hankweave/inspection';
 import { type EventJournal, openJournalReadOnly } from '@hankweave/journal';
 import { executionLayout } from '@hankweave/runtime/layout';
 import { type HankweaveState, hankNameFromPath } from '@hankweave/types';
-import { liveLock } from '../execution/find-execution.js';
-import { journalPath, readExecutionState, readMeta } from '../execution/open-inspection.js';
-import { regularFilesFs } from '../execution/regular-files-fs.js';
 import type { ExecutionFacts, FleetFacts } from './derive/execution-summary.js';
 import { EventIndex } from './events/event-index.js';
 import type { FleetRow, FleetSource } from './fleet-source.js';

@@ -1,8 +1,8 @@
 import type { ActionResult } from '@hankweave/dashboard/api-types';
 import { ACTION_NAMES, type ActionName } from '@hankweave/dashboard/constants';
+import { shortSha } from '@hankweave/inspection';
+import { rollbackExecution } from '@hankweave/inspection/rollback';
 import { type ClientCommandInput, connectHankweave } from '@hankweave/server/client';
-import { rollbackExecution } from '../../execution/rollback-execution.js';
-import { shortSha } from '../../output/format.js';
 import type { ExecutionFacts } from '../derive/execution-summary.js';
 import { HttpError } from '../http/http-error.js';
 

@@ -1,8 +1,7 @@
 import type { CheckpointEngine, DiffEntry } from '@hankweave/checkpoints';
 import type { CheckpointWire, DiffWire, FileChange } from '@hankweave/dashboard/api-types';
+import { openCheckpointsReadOnly, resolveCheckpointRef } from '@hankweave/inspection';
 import type { HankweaveState } from '@hankweave/types';
-import { resolveCheckpointRef } from '../../execution/checkpoint-ref.js';
-import { openCheckpointsReadOnly } from '../../execution/open-inspection.js';
 import { HttpError } from '../http/http-error.js';
 
 /** Text larger than this (per side) is left out of a diff, with a note. */

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { liveLock } from '@hankweave/inspection';
 import { connectHankweave, type HankweaveClient } from '@hankweave/server/client';
 import { type HankweaveEvent, isJournaledEvent, type RuntimeLock } from '@hankweave/types';
-import { liveLock } from '../../execution/find-execution.js';
 import { executionStatus } from '../derive/execution-summary.js';
 import { journalCursorOf } from '../events/event-pages.js';
 import type { ExecutionCatalog, OpenJournal } from '../execution-catalog.js';

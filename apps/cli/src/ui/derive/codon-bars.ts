@@ -1,4 +1,5 @@
 import type { CodonBar } from '@hankweave/dashboard/api-types';
+import { RECORD_CHECKPOINT_TYPES, recordCheckpoint, recordTokens } from '@hankweave/inspection';
 import { codonCost } from '@hankweave/state';
 import {
   type CodonExecution,
@@ -9,8 +10,6 @@ import {
   type PlanCodon,
   type Run,
 } from '@hankweave/types';
-import { RECORD_CHECKPOINT_TYPES, recordCheckpoint } from '../../execution/checkpoint-ref.js';
-import { recordTokens } from '../../output/codon-rows.js';
 
 /** One codon record with where it sits: its run and its position in `run.codons`. */
 export interface PlacedRecord {

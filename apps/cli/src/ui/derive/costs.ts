@@ -1,7 +1,7 @@
 import type { CostsWire } from '@hankweave/dashboard/api-types';
+import { recordTokens } from '@hankweave/inspection';
 import { codonCost, totalCost } from '@hankweave/state';
 import type { HankweaveState } from '@hankweave/types';
-import { recordTokens } from '../../output/codon-rows.js';
 import { chronologicalRecords, planCodonOf, planModelOf } from './codon-bars.js';
 
 /** What a codon record's model is called when the plan does not name one. */

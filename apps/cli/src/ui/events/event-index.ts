@@ -1,6 +1,6 @@
+import { eventCodonId } from '@hankweave/inspection';
 import { type EventJournal, JournalError } from '@hankweave/journal';
 import type { HankweaveEvent } from '@hankweave/types';
-import { eventCodonId } from '../../output/describe-event.js';
 import { Column, Postings } from './postings.js';
 
 /** Events per page: the unit of the cursor table and of every read by ordinal. */

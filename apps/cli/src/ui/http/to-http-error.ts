@@ -17,9 +17,9 @@ function statusOfCode(code: string): number {
 }
 
 /**
- * Any error as the answer it becomes: an `HttpError` as it is, a `CliError` (thrown by the CLI
- * functions the server shares) by its code with its hint, a package's coded error by its code,
- * anything else a 500.
+ * Any error as the answer it becomes: an `HttpError` as it is, a `CliError` by its code with its
+ * hint, a package's coded error by its code (with its `details.hint` when it has one: every
+ * `InspectionError` does), anything else a 500.
  */
 export function toHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
@@ -28,8 +28,16 @@ export function toHttpError(error: unknown): HttpError {
     const hint = (error as CliError).hint;
     return new HttpError(status, error.code, error.message, hint);
   }
-  if (HankweaveError.is(error))
-    return new HttpError(statusOfCode(error.code), error.code, error.message);
+  if (HankweaveError.is(error)) {
+    // `@hankweave/inspection`'s errors (and any other that has one) carry what to do next.
+    const { hint } = error.details;
+    return new HttpError(
+      statusOfCode(error.code),
+      error.code,
+      error.message,
+      typeof hint === 'string' ? hint : undefined,
+    );
+  }
   return new HttpError(
     500,
     'UI_INTERNAL',

@@ -1,8 +1,7 @@
 import type { CheckpointEngine } from '@hankweave/checkpoints';
 import { executionThread } from '@hankweave/state';
 import { type CodonExecution, HankweaveError, type HankweaveState } from '@hankweave/types';
-import { CliError } from '../output/cli-error.js';
-import { commandHint } from '../output/command-hint.js';
+import { type CommandLine, InspectionError, plainCommandLine } from './errors.js';
 
 /** Checkpoint kinds a `codon:type` reference may name; `start` and `end` are the seed's aliases. */
 export const CODON_CHECKPOINT_TYPES = [
@@ -92,8 +91,8 @@ export function parseRef(
   const iteration = records(state).find((record) => record.codonId.startsWith(`${name}#`));
   if (iteration) return { kind: 'codon', codonId: iteration.codonId, type };
   if (hasType) {
-    throw new CliError(
-      'CLI_NOT_FOUND',
+    throw new InspectionError(
+      'INSPECTION_NOT_FOUND',
       `No codon ${name} in this execution`,
       `Codon ids: ${ids.join(', ') || '(none yet)'}.`,
     );
@@ -107,11 +106,17 @@ export interface ResolvedRef {
   label: string;
 }
 
-/** Resolves a codon reference through the state's records, anything else through the repository. */
+/**
+ * Resolves a codon reference through the state's records, anything else through the repository.
+ * `command` spells the commands its hints suggest.
+ * @throws {InspectionError} INSPECTION_NOT_FOUND for a codon without that checkpoint, or a
+ *   reference that is neither a codon nor a sha of the repository.
+ */
 export async function resolveCheckpointRef(
   ref: string,
   state: HankweaveState,
   engine: CheckpointEngine,
+  command: CommandLine = plainCommandLine,
 ): Promise<ResolvedRef> {
   const parsed = parseRef(ref, state);
   if (parsed.kind === 'codon') {
@@ -123,10 +128,10 @@ export async function resolveCheckpointRef(
         if (sha) return { sha, label: `${type}:${parsed.codonId} ${sha.slice(0, 7)}` };
       }
     }
-    throw new CliError(
-      'CLI_NOT_FOUND',
+    throw new InspectionError(
+      'INSPECTION_NOT_FOUND',
       `Codon ${parsed.codonId} has no ${parsed.type} checkpoint`,
-      `List its checkpoints with \`${commandHint('checkpoints', '--codon', parsed.codonId)}\`.`,
+      `List its checkpoints with \`${command('checkpoints', '--codon', parsed.codonId)}\`.`,
     );
   }
   try {
@@ -134,12 +139,16 @@ export async function resolveCheckpointRef(
     return { sha, label: sha.slice(0, 7) };
   } catch (error) {
     if (HankweaveError.is(error, 'CHECKPOINT_NOT_FOUND')) {
-      throw new CliError(
-        'CLI_NOT_FOUND',
+      throw new InspectionError(
+        'INSPECTION_NOT_FOUND',
         `${parsed.ref} is neither a codon of this execution nor a checkpoint sha`,
-        `Use a codon id (${knownCodonIds(state).slice(0, 6).join(', ')}…), codon:type, or a sha from \`${commandHint('checkpoints')}\`.`,
+        `Use a codon id (${knownCodonIds(state).slice(0, 6).join(', ')}…), codon:type, or a sha from \`${command('checkpoints')}\`.`,
       );
     }
     throw error;
   }
 }
+
+/** The first 7 characters of a sha, as git shows them. */
+export const shortSha = (sha: string | null | undefined): string =>
+  sha ? sha.slice(0, 7) : '-------';

@@ -1,11 +1,10 @@
 import { existsSync } from 'node:fs';
 import { createRuntime, type RuntimeCommand, type RuntimeLogger } from '@hankweave/runtime';
 import type { HankweaveEvent } from '@hankweave/types';
-import { CliError } from '../output/cli-error.js';
-import { commandHint } from '../output/command-hint.js';
 import { parseRef } from './checkpoint-ref.js';
-import { liveLock } from './find-execution.js';
-import { readExecutionState, readMeta } from './open-inspection.js';
+import { type CommandLine, InspectionError, plainCommandLine } from './errors.js';
+import { liveLock } from './live-lock.js';
+import { readExecutionState, readMeta } from './read-execution.js';
 
 /** Where a rollback landed: the new continuation run, the checkpoint and its codon. */
 export interface RollbackOutcome {
@@ -21,6 +20,8 @@ export interface RollbackExecutionOptions {
   /** Every event the runtime emits while it opens the execution and rolls back. */
   onEvent?: (event: HankweaveEvent) => void;
   logger?: Pick<RuntimeLogger, 'warn' | 'error'>;
+  /** How hints spell the commands they suggest (default: `hankweave ...`). */
+  command?: CommandLine;
 }
 
 /**
@@ -28,9 +29,10 @@ export interface RollbackExecutionOptions {
  * or a checkpoint sha: opens it with the runtime (autostart off, no preflight: no agent runs),
  * runs the rollback command (seed 002: tracked files restored, detached HEAD, a new continuation
  * run) and shuts down. Shared by `hankweave rollback` and `hankweave ui --write`.
- * @throws {CliError} CLI_FAILED while a runtime runs the execution; CLI_NOT_FOUND without a
- *   readable execution-meta.json or when the hank is gone; CLI_USAGE for a target that is neither
- *   a codon, last-success nor a sha; the runtime's errors (CHECKPOINT_NOT_FOUND …) as they are.
+ * @throws {InspectionError} INSPECTION_RUNNING while a runtime runs the execution;
+ *   INSPECTION_NOT_FOUND without a readable execution-meta.json or when the hank is gone;
+ *   INSPECTION_INVALID_INPUT for a target that is neither a codon, last-success nor a sha; the
+ *   runtime's errors (CHECKPOINT_NOT_FOUND …) as they are.
  */
 export async function rollbackExecution(
   executionDir: string,
@@ -39,27 +41,31 @@ export async function rollbackExecution(
 ): Promise<RollbackOutcome> {
   const lock = await liveLock(executionDir);
   if (lock) {
-    throw new CliError(
-      'CLI_FAILED',
+    throw new InspectionError(
+      'INSPECTION_RUNNING',
       `The execution ${executionDir} is running (pid ${lock.pid}, run ${lock.runId ?? '?'}, heartbeat ${lock.lastHeartbeat})`,
       'Stop that run first (Ctrl-C in its terminal, or kill the pid), then roll back.',
     );
   }
   const meta = await readMeta(executionDir);
   if (!meta)
-    throw new CliError(
-      'CLI_NOT_FOUND',
+    throw new InspectionError(
+      'INSPECTION_NOT_FOUND',
       `${executionDir} has no readable execution-meta.json`,
       'Only executions created by hankweave can be rolled back.',
     );
   if (!existsSync(meta.hankPath)) {
-    throw new CliError(
-      'CLI_NOT_FOUND',
+    throw new InspectionError(
+      'INSPECTION_NOT_FOUND',
       `The hank of this execution is gone: ${meta.hankPath}`,
       'Restore that hank.json: the runtime opens the execution with it, even to roll back.',
     );
   }
-  const command = rollbackCommandOf(target, await readExecutionState(executionDir));
+  const command = rollbackCommandOf(
+    target,
+    await readExecutionState(executionDir),
+    options.command,
+  );
   const dataPath = existsSync(meta.readOnlySourceResolvedDataPath)
     ? meta.readOnlySourceResolvedDataPath
     : meta.readOnlySourceDataPath;
@@ -88,6 +94,7 @@ export async function rollbackExecution(
 export function rollbackCommandOf(
   target: string,
   state: Awaited<ReturnType<typeof readExecutionState>>,
+  command: CommandLine = plainCommandLine,
 ): RuntimeCommand {
   if (target === 'last-success') return { type: 'rollback.toLastSuccess', data: {} };
   const parsed = parseRef(target, state);
@@ -97,10 +104,10 @@ export function rollbackCommandOf(
       data: { codonId: parsed.codonId, checkpointType: parsed.type },
     };
   if (!/^[0-9a-f]{4,40}$/i.test(parsed.ref)) {
-    throw new CliError(
-      'CLI_USAGE',
+    throw new InspectionError(
+      'INSPECTION_INVALID_INPUT',
       `${target} is not a codon of this execution, last-success, or a checkpoint sha`,
-      `See the choices with \`${commandHint('checkpoints')}\` (shas) and \`${commandHint('status')}\` (codon ids).`,
+      `See the choices with \`${command('checkpoints')}\` (shas) and \`${command('status')}\` (codon ids).`,
     );
   }
   return { type: 'rollback.toCheckpoint', data: { checkpointSha: parsed.ref.toLowerCase() } };

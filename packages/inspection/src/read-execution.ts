@@ -4,7 +4,7 @@ import { CheckpointEngine } from '@hankweave/checkpoints';
 import { executionLayout, readExecutionMeta } from '@hankweave/runtime/layout';
 import { readState } from '@hankweave/state';
 import type { ExecutionMeta, HankweaveState } from '@hankweave/types';
-import { CliError } from '../output/cli-error.js';
+import { InspectionError } from './errors.js';
 import { readOnlyFs } from './read-only-fs.js';
 import { regularFilesFs } from './regular-files-fs.js';
 
@@ -28,8 +28,8 @@ export async function readMeta(executionDir: string): Promise<ExecutionMeta | un
 export async function openCheckpointsReadOnly(executionDir: string): Promise<CheckpointEngine> {
   const gitDir = join(executionLayout(executionDir).checkpointsDir, '.hankweavecheckpoints');
   if (!existsSync(join(gitDir, 'HEAD'))) {
-    throw new CliError(
-      'CLI_NOT_FOUND',
+    throw new InspectionError(
+      'INSPECTION_NOT_FOUND',
       `${executionDir} has no checkpoints yet (no ${gitDir})`,
       'Checkpoints appear once a codon has run; start the hank with `hankweave <hank> <data>`.',
     );

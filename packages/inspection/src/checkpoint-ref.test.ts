@@ -52,7 +52,7 @@ describe('parseRef()', () => {
   it('leaves shas and branch names to git, and rejects an unknown codon with a type', () => {
     expect(parseRef('a1b2c3d', state)).toEqual({ kind: 'git', ref: 'a1b2c3d' });
     expect(() => parseRef('nope:completed', state)).toThrow(
-      expect.objectContaining({ code: 'CLI_NOT_FOUND' }),
+      expect.objectContaining({ code: 'INSPECTION_NOT_FOUND' }),
     );
   });
 });
