@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const dashboard = fileURLToPath(new URL('..', import.meta.url));
@@ -26,7 +26,9 @@ const olderThan = (file: string, ...dirs: string[]): boolean =>
  */
 export default function setup(): void {
   if (olderThan(join(dashboard, 'dist', 'index.html'), join(dashboard, 'src'))) {
-    const vite = createRequire(join(dashboard, 'package.json')).resolve('vite/bin/vite.js');
+    // vite exports no subpath for its bin: find it beside its package.json.
+    const manifest = createRequire(join(dashboard, 'package.json')).resolve('vite/package.json');
+    const vite = join(dirname(manifest), 'bin', 'vite.js');
     execFileSync(process.execPath, [vite, 'build'], { cwd: dashboard, stdio: 'inherit' });
   }
   if (olderThan(join(cli, 'dist', 'bin.js'), join(cli, 'src'), join(dashboard, 'server'))) {

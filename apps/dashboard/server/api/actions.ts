@@ -150,7 +150,7 @@ async function liveCommand(
   try {
     const refused = await client.send(liveCommandOf(action, codonId));
     if (refused)
-      throw new HttpError(
+      throw HttpError.passing(
         409,
         refused.data.code ?? 'RUNTIME_REFUSED',
         refused.data.message,

@@ -5,6 +5,7 @@ import {
   resolveCheckpointRef,
 } from '@hankweave/inspection';
 import type { HankweaveState } from '@hankweave/types';
+import type { RawQuery, Routes } from '../../src/api/routes.js';
 import type { CheckpointWire, DiffWire, FileChange } from '../../src/api/types.js';
 import { HttpError } from '../http/http-error.js';
 
@@ -65,11 +66,10 @@ async function sideText(
 export async function diffCheckpoints(
   executionDir: string,
   state: HankweaveState | undefined,
-  params: URLSearchParams,
+  query: RawQuery<Routes['diff']>,
   command?: CommandLine,
 ): Promise<DiffWire> {
-  const fromRef = params.get('from');
-  const toRef = params.get('to');
+  const { from: fromRef, to: toRef, path: paths } = query;
   if (!fromRef || !toRef)
     throw new HttpError(
       400,
@@ -77,7 +77,6 @@ export async function diffCheckpoints(
       'A diff needs two checkpoints: from and to',
       'Pass ?from=<sha>&to=<sha> (shas from /checkpoints).',
     );
-  const paths = params.getAll('path').filter(Boolean);
   return withCheckpoints(executionDir, async (engine) => {
     const emptyState = { runs: [], currentRunId: null, executionPlan: [] } as HankweaveState;
     const from = await resolveCheckpointRef(fromRef, state ?? emptyState, engine, command);

@@ -1,8 +1,9 @@
 import type { HankweaveState } from '@hankweave/types';
+import type { RawQuery, Routes } from '../../src/api/routes.js';
 import { codonWindow } from '../derive/codon-window.js';
 import type { EventQuery } from '../events/event-pages.js';
 import { HttpError } from '../http/http-error.js';
-import { integerParam, listParam } from './params.js';
+import { integerParam } from './params.js';
 
 /**
  * `?after=&before=&limit=&codon=&types=` as an {@link EventQuery}: `codon` is a bar key
@@ -10,11 +11,10 @@ import { integerParam, listParam } from './params.js';
  * (`codon.*` for a prefix); `limit` 1 to 1000 (default 100).
  */
 export function eventQueryOf(
-  params: URLSearchParams,
+  query: RawQuery<Routes['events']>,
   state: HankweaveState | undefined,
 ): EventQuery {
-  const key = params.get('codon');
-  const types = listParam(params, 'types');
+  const { codon: key, types, after, before } = query;
   let codon: EventQuery['filter']['codon'];
   if (key) {
     const window = state ? codonWindow(state, key) : undefined;
@@ -27,14 +27,12 @@ export function eventQueryOf(
       );
     codon = { codonId: window.codonId, fromMs: window.fromMs, toMs: window.toMs };
   }
-  const after = params.get('after');
-  const before = params.get('before');
-  if (after !== null && before !== null)
+  if (after !== undefined && before !== undefined)
     throw new HttpError(400, 'BAD_PARAMETER', 'Pass after or before, not both');
   return {
-    ...(after !== null ? { after } : {}),
-    ...(before !== null ? { before } : {}),
-    limit: integerParam(params, 'limit', 100, 1, 1000),
+    ...(after !== undefined ? { after } : {}),
+    ...(before !== undefined ? { before } : {}),
+    limit: integerParam('limit', query.limit, 100, 1, 1000),
     filter: { ...(codon ? { codon } : {}), ...(types.length > 0 ? { types } : {}) },
   };
 }

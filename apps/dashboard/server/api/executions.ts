@@ -4,6 +4,7 @@ import {
   type ExecutionSortKey,
   type ExecutionStatus,
 } from '../../src/api/constants.js';
+import type { RawQuery, Routes } from '../../src/api/routes.js';
 import type { ExecutionDetail, ExecutionList, ExecutionSummary } from '../../src/api/types.js';
 import { codonBars, planLoops } from '../derive/codon-bars.js';
 import { type ExecutionFacts, executionSummary } from '../derive/execution-summary.js';
@@ -49,9 +50,8 @@ async function mapLimited<T, R>(
 }
 
 /** `?status=failed,crashed`: a checked list, or undefined for every status. */
-function statusFilter(value: string | null): Set<ExecutionStatus> | undefined {
-  if (!value) return undefined;
-  const wanted = value.split(',').filter(Boolean);
+function statusFilter(wanted: readonly string[]): Set<ExecutionStatus> | undefined {
+  if (wanted.length === 0) return undefined;
   const unknown = wanted.filter(
     (status) => !(EXECUTION_STATUSES as readonly string[]).includes(status),
   );
@@ -72,14 +72,14 @@ function statusFilter(value: string | null): Set<ExecutionStatus> | undefined {
  */
 export async function listExecutions(
   catalog: ExecutionCatalog,
-  params: URLSearchParams,
+  query: RawQuery<Routes['executions']>,
   now: Date = new Date(),
 ): Promise<ExecutionList> {
-  const statuses = statusFilter(params.get('status'));
-  const text = params.get('q')?.trim().toLowerCase() ?? '';
-  const offset = integerParam(params, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
-  const limit = integerParam(params, 'limit', 50, 1, 1000);
-  const sort = (params.get('sort') ?? EXECUTION_SORT_KEYS[0]) as ExecutionSortKey;
+  const statuses = statusFilter(query.status);
+  const text = query.q?.trim().toLowerCase() ?? '';
+  const offset = integerParam('offset', query.offset, 0, 0, Number.MAX_SAFE_INTEGER);
+  const limit = integerParam('limit', query.limit, 50, 1, 1000);
+  const sort = (query.sort ?? EXECUTION_SORT_KEYS[0]) as ExecutionSortKey;
   if (!EXECUTION_SORT_KEYS.includes(sort))
     throw new HttpError(
       400,
@@ -87,7 +87,7 @@ export async function listExecutions(
       `sort: ${sort} is not a sort key`,
       `Use ${EXECUTION_SORT_KEYS.join(', ')}.`,
     );
-  const direction = params.get('order') === 'asc' ? 1 : -1;
+  const direction = query.order === 'asc' ? 1 : -1;
 
   // An execution removed between the directory listing and its read is left out.
   const read = await mapLimited(await catalog.ids(), READ_CONCURRENCY, (id) =>

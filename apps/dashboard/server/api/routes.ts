@@ -3,6 +3,8 @@ import type { CommandLine } from '@hankweave/inspection';
 import {
   matchRoute,
   type PathParams,
+  queryOf,
+  type RawQuery,
   type Route,
   type RouteName,
   type Routes,
@@ -79,7 +81,8 @@ interface Call<R extends Route> {
   response: ServerResponse;
   /** Its path parameters, URL-decoded. */
   params: R extends Route<infer Pattern> ? { [K in PathParams<Pattern>]: string } : never;
-  query: URLSearchParams;
+  /** Its query, read by the route's query table (see `queryOf`). */
+  query: RawQuery<R>;
 }
 
 /** A JSON route's handler returns its answer (typed by the route table); a stream writes its own. */
@@ -112,14 +115,7 @@ const handlers: { [N in RouteName]: Handler<Routes[N]> } = {
     return facts.state ? costsOf(facts.state) : { totalUsd: 0, byCodon: [], byModel: [] };
   },
   live: ({ context, params, request, response, query }) =>
-    streamLive(
-      context.catalog,
-      params.id,
-      request,
-      response,
-      context.stopping,
-      query.get('after') ?? undefined,
-    ),
+    streamLive(context.catalog, params.id, request, response, context.stopping, query.after),
   action: async ({ context, params, request }) => {
     if (!context.info.write)
       throw new HttpError(
@@ -160,7 +156,7 @@ export async function handleApi(
     request,
     response,
     params: match.params as never,
-    query: url.searchParams,
+    query: queryOf(routes[match.name], url.searchParams) as never,
   });
   if (routes[match.name].answers === 'json') sendJson(response, 200, answer);
 }

@@ -17,7 +17,7 @@ export async function sessionsOf(baseDir: string): Promise<SessionsWire> {
     // A registry that cannot be read is the person's to fix: say how (as `hankweave sessions` does).
     const hint = sessionsErrorHint(error);
     if (hint !== undefined && HankweaveError.is(error))
-      throw new HttpError(409, error.code, error.message, hint);
+      throw HttpError.passing(409, error.code, error.message, hint);
     throw error;
   }
   return {

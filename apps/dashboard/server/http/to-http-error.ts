@@ -25,7 +25,7 @@ export function toHttpError(error: unknown): HttpError {
   if (HankweaveError.is(error)) {
     // `@hankweave/inspection`'s errors (and any other that has one) carry what to do next.
     const { hint } = error.details;
-    return new HttpError(
+    return HttpError.passing(
       statusOfCode(error.code),
       error.code,
       error.message,
