@@ -8,6 +8,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { basename, join } from 'node:path';
+import { type Answer, send } from '@hankweave/dashboard/testing';
 import { EventJournal } from '@hankweave/journal';
 import { PgEventStorage } from '@hankweave/postgres';
 import { type PostgresServer, startPostgres } from '@hankweave/postgres/testing';
@@ -18,7 +19,6 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FleetExecutionJson } from '../src/fleet/fleet-sessions.js';
 import { BIN, CLI_ROOT, createSandbox, runCli, type Sandbox, startCli } from './cli-harness.js';
-import { type Answer, send } from './ui/http-client.js';
 
 /** A `hankweave worker` process and the NDJSON events it printed. */
 interface WorkerProcess {

@@ -15,10 +15,12 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-/** The tests run the built binary: build it first when dist/ is missing or older than src/. */
+/** The tests run the built binary: build it first when dist/ is missing or older than its sources. */
 export default function setup(): void {
   const bin = join(root, 'dist', 'bin.js');
-  if (existsSync(bin) && statSync(bin).mtimeMs >= newestMtime(join(root, 'src'))) return;
+  // The bundle holds the dashboard's server too (@hankweave/dashboard/server).
+  const sources = [join(root, 'src'), join(root, '..', 'dashboard', 'server')];
+  if (existsSync(bin) && statSync(bin).mtimeMs >= Math.max(...sources.map(newestMtime))) return;
   const tsup = createRequire(import.meta.url).resolve('tsup/dist/cli-default.js');
   execFileSync(process.execPath, [tsup], { cwd: root, stdio: 'inherit' });
 }

@@ -10,7 +10,9 @@ import { BIN, createSandbox, runProcess, type Sandbox } from './cli-harness.js';
 const REGISTER = fileURLToPath(new URL('./fixtures/load-trace/register.mjs', import.meta.url));
 // The orchestrator's bundle, and libraries only a run (or the dashboard) needs.
 const ORCHESTRATOR = /\/runtime\/dist\/index\.js$/;
-const RUN_ONLY = [ORCHESTRATOR, /isomorphic-git/, /@ai-sdk/, /bullmq/, /\/pg\//];
+// The dashboard's server (@hankweave/dashboard/server), bundled into the chunk of `hankweave ui`.
+const DASHBOARD_SERVER = /\/dist\/ui-[\w-]+\.js$/;
+const RUN_ONLY = [ORCHESTRATOR, DASHBOARD_SERVER, /isomorphic-git/, /@ai-sdk/, /bullmq/, /\/pg\//];
 
 let sandbox: Sandbox;
 let dir: TempDir;
@@ -40,6 +42,12 @@ describe('command modules load on demand', () => {
     const { code, urls } = await loaded(['--help']);
     expect(code).toBe(0);
     expect(matching(urls, ORCHESTRATOR)).not.toEqual([]);
+  });
+
+  it('`hankweave ui --help` loads the dashboard server (the hook sees its chunk)', async () => {
+    const { code, urls } = await loaded(['ui', '--help']);
+    expect(code).toBe(0);
+    expect(matching(urls, DASHBOARD_SERVER)).not.toEqual([]);
   });
 
   it.each(

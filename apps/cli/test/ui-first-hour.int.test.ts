@@ -1,18 +1,19 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, executionDirOf, runCli, type Sandbox, startCli } from './cli-harness.js';
 import {
   attributesOf,
   CHROMIUM_MISSING,
   findChromium,
   launchChromium,
   PageWatch,
+  recordsOf,
+  stateFile,
   textsOf,
   waitForCount,
-} from './ui/browser-session.js';
-import { recordsOf, stateFile } from './ui/executions.js';
+} from '@hankweave/dashboard/testing';
+import type { Browser, Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSandbox, executionDirOf, runCli, type Sandbox, startCli } from './cli-harness.js';
 
 const chromium = findChromium();
 if (chromium === undefined) console.warn(`ui-first-hour.int.test.ts skipped: ${CHROMIUM_MISSING}`);

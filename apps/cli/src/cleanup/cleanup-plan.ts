@@ -2,14 +2,14 @@ import { createReadStream, existsSync, lstatSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { relativeInside } from '@hankweave/durable-io';
-import { executionLayout } from '@hankweave/runtime/layout';
-import type { HankweaveState, RigOperation } from '@hankweave/types';
 import {
   journalPath,
   openCheckpointsReadOnly,
   readExecutionState,
   readMeta,
-} from '../execution/open-inspection.js';
+} from '@hankweave/inspection';
+import { executionLayout } from '@hankweave/runtime/layout';
+import type { HankweaveState, RigOperation } from '@hankweave/types';
 import { reachableInside } from './safe-remove.js';
 
 /** One path of the plan, with why it is (or is not) hankweave's to remove. */

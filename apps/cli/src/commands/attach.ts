@@ -1,6 +1,7 @@
+import { liveLock } from '@hankweave/inspection';
 import { connectHankweave } from '@hankweave/server/client';
 import type { ExecutionSelector } from '../execution/execution-options.js';
-import { findExecution, liveLock } from '../execution/find-execution.js';
+import { findExecution } from '../execution/find-execution.js';
 import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
 import type { CliEvent } from '../output/describe-event.js';

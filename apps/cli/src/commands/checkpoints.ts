@@ -1,8 +1,8 @@
 import { type CommandUnknownOpts, Option } from '@commander-js/extra-typings';
+import { openCheckpointsReadOnly } from '@hankweave/inspection';
 import { completeWith } from '../completion/value-sources.js';
 import { withExecutionOptions } from '../execution/execution-options.js';
 import { findExecution } from '../execution/find-execution.js';
-import { openCheckpointsReadOnly } from '../execution/open-inspection.js';
 import { commandHint } from '../output/command-hint.js';
 import { dateTime, fit, shortSha } from '../output/format.js';
 import type { Terminal } from '../output/terminal.js';

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, rmdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { liveLock } from '@hankweave/inspection';
 import { executionLayout } from '@hankweave/runtime/layout';
 import { type CleanupPlan, planCleanup } from '../cleanup/cleanup-plan.js';
 import { type Removal, removeEmptyParents, removeInside } from '../cleanup/safe-remove.js';
@@ -10,7 +11,7 @@ import {
   sessionRecordsOf,
 } from '../cleanup/session-records.js';
 import { withExecutionOptions } from '../execution/execution-options.js';
-import { findExecution, liveLock } from '../execution/find-execution.js';
+import { findExecution } from '../execution/find-execution.js';
 import { CliError } from '../output/cli-error.js';
 import { commandHint, shellArg } from '../output/command-hint.js';
 import { fit } from '../output/format.js';

@@ -1,10 +1,14 @@
 import { Argument, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { DiffEntry } from '@hankweave/checkpoints';
+import {
+  openCheckpointsReadOnly,
+  type ResolvedRef,
+  readExecutionState,
+  resolveCheckpointRef,
+} from '@hankweave/inspection';
 import { completeWith } from '../completion/value-sources.js';
-import { type ResolvedRef, resolveCheckpointRef } from '../execution/checkpoint-ref.js';
 import { withExecutionOptions } from '../execution/execution-options.js';
 import { findExecution } from '../execution/find-execution.js';
-import { openCheckpointsReadOnly, readExecutionState } from '../execution/open-inspection.js';
 import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
 import type { Style, Terminal } from '../output/terminal.js';
@@ -63,7 +67,7 @@ export async function diffCommand(
     let from: ResolvedRef;
     let to: ResolvedRef;
     if (b === undefined) {
-      to = await resolveCheckpointRef(a, state, engine);
+      to = await resolveCheckpointRef(a, state, engine, commandHint);
       const info = (await engine.list()).find((checkpoint) => checkpoint.sha === to.sha);
       const parent = info?.parents[0];
       if (!parent)
@@ -74,8 +78,8 @@ export async function diffCommand(
         );
       from = { sha: parent, label: `${parent.slice(0, 7)} (its parent)` };
     } else {
-      from = await resolveCheckpointRef(a, state, engine);
-      to = await resolveCheckpointRef(b, state, engine);
+      from = await resolveCheckpointRef(a, state, engine, commandHint);
+      to = await resolveCheckpointRef(b, state, engine, commandHint);
     }
     const entries = await engine.diff(from.sha, to.sha, {
       patch: !options.nameOnly,

@@ -1,16 +1,16 @@
 import { existsSync } from 'node:fs';
 import { type CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import { sleep } from '@hankweave/durable-io';
+import { eventCodonId, journalPath, readExecutionState } from '@hankweave/inspection';
 import { type EventJournal, openJournalReadOnly } from '@hankweave/journal';
 import { executionThread } from '@hankweave/state';
 import { EVENT_TYPES, JOURNALED_EVENT_TYPES, suggestKey } from '@hankweave/types';
 import { completeWith } from '../completion/value-sources.js';
 import { withExecutionOptions } from '../execution/execution-options.js';
 import { findExecution } from '../execution/find-execution.js';
-import { journalPath, readExecutionState } from '../execution/open-inspection.js';
 import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
-import { type CliEvent, describeEvent, eventCodonId } from '../output/describe-event.js';
+import { type CliEvent, describeEvent } from '../output/describe-event.js';
 import { fit } from '../output/format.js';
 import type { Terminal } from '../output/terminal.js';
 import { collect } from './collect.js';

@@ -1,8 +1,8 @@
 import { Argument, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import { rollbackExecution } from '@hankweave/inspection/rollback';
 import { completeWith } from '../completion/value-sources.js';
 import { withExecutionOptions } from '../execution/execution-options.js';
 import { findExecution } from '../execution/find-execution.js';
-import { rollbackExecution } from '../execution/rollback-execution.js';
 import { commandHint, shellArg } from '../output/command-hint.js';
 import { describeEvent } from '../output/describe-event.js';
 import { shortSha } from '../output/format.js';
@@ -55,6 +55,7 @@ export async function rollbackCommand(
   const executionDir = await findExecution(options);
   const result = await rollbackExecution(executionDir, target, {
     force: options.force === true,
+    command: commandHint,
     logger: {
       warn: (message) => logTo(terminal, 'warn', message),
       error: (message) => logTo(terminal, 'error', message),

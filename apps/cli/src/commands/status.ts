@@ -1,4 +1,5 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { liveLock, readExecutionState, readMeta } from '@hankweave/inspection';
 import {
   type DebrisManifest,
   executionLayout,
@@ -6,8 +7,7 @@ import {
 } from '@hankweave/runtime/layout';
 import { executionThread, latestRun, totalCost } from '@hankweave/state';
 import { withExecutionOptions } from '../execution/execution-options.js';
-import { findExecution, liveLock } from '../execution/find-execution.js';
-import { readExecutionState, readMeta } from '../execution/open-inspection.js';
+import { findExecution } from '../execution/find-execution.js';
 import { budgetLine } from '../output/budget-line.js';
 import { codonRows, costBreakdown, countByStatus } from '../output/codon-rows.js';
 import { commandHint, shellArg } from '../output/command-hint.js';

@@ -1,15 +1,14 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { FleetSource, isLoopback, startUiServer } from '@hankweave/dashboard/server';
 import { openFleetDatabase, postgresUrlOf } from '../fleet/postgres-options.js';
 import { maskedUrl } from '../fleet/server-url.js';
 import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
 import type { Terminal } from '../output/terminal.js';
 import { sessionsBaseDir } from '../sessions/session-options.js';
-import { FleetSource } from '../ui/fleet-source.js';
-import { isLoopback } from '../ui/http/security.js';
-import { startUiServer } from '../ui/start-ui-server.js';
+import { cliVersion } from '../version.js';
 import type { CommandContext, OptionsOf } from './command-context.js';
 
 const declare = (program: CommandUnknownOpts) =>
@@ -98,6 +97,8 @@ export async function uiCommand(
     allowRemote: options.allowRemote === true,
     write: options.write === true,
     log: (line) => terminal.err(terminal.style.yellow(`! ${line}`)),
+    version: cliVersion(),
+    command: commandHint,
   }).catch(async (error: unknown) => {
     await fleet?.close();
     throw error;

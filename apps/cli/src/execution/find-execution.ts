@@ -1,17 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import {
-  defaultExecutionBaseDir,
-  executionLayout,
-  findNewestExecution,
-} from '@hankweave/runtime/layout';
-import { isSameProcessAlive, LOCK_STALE_AFTER_MS, readRuntimeLock } from '@hankweave/state';
-import type { RuntimeLock } from '@hankweave/types';
+import { defaultExecutionBaseDir, findNewestExecution } from '@hankweave/runtime/layout';
 import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
 import { escapeControlCharacters } from '../output/escape-control.js';
 import type { ExecutionSelector } from './execution-options.js';
-import { regularFilesFs } from './regular-files-fs.js';
 
 /** An execution found for some data (the runtime's `ExecutionMatch`, not exported by name). */
 type ExecutionMatch = NonNullable<Awaited<ReturnType<typeof findNewestExecution>>>;
@@ -93,17 +86,6 @@ export async function findExecution(
     `No execution found for the data ${data} in ${baseDir}`,
     `Pass -e <execution dir>, or --data <the data the hank ran on>${selector.data === undefined ? ' (the default is the current directory)' : ''}. Run a hank first with \`${commandHint('<hank>', '<data>')}\`.`,
   );
-}
-
-/** The lock of a live runtime holding the execution, or undefined when none runs it. */
-export async function liveLock(executionDir: string): Promise<RuntimeLock | undefined> {
-  const lock = await readRuntimeLock(executionLayout(executionDir).hankweaveDir, {
-    fs: regularFilesFs,
-  }).catch(() => undefined);
-  if (!lock) return undefined;
-  const heartbeat = Date.parse(lock.lastHeartbeat);
-  const fresh = Number.isNaN(heartbeat) || Date.now() - heartbeat <= LOCK_STALE_AFTER_MS;
-  return isSameProcessAlive(lock.pid, lock.processStartTime) && fresh ? lock : undefined;
 }
 
 /** True when `path` is a directory. */

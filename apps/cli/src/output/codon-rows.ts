@@ -1,3 +1,4 @@
+import { recordTokens } from '@hankweave/inspection';
 import { codonCost, executionThread } from '@hankweave/state';
 import {
   type BudgetExceeded,
@@ -23,22 +24,6 @@ export interface CodonRow {
   /** The budget limit that stopped the codon, if one did. */
   budgetExceeded?: BudgetExceeded;
   record?: CodonExecution;
-}
-
-/** The tokens a record counts: final once completed, partial once failed or skipped, else live. */
-export function recordTokens(record: CodonExecution): TokenUsage | undefined {
-  switch (record.status) {
-    case 'completed':
-      return record.finalTokens;
-    case 'failed':
-    case 'skipped':
-      return record.partialTokens;
-    case 'running':
-    case 'completing-sentinels':
-      return record.currentTokens;
-    default:
-      return undefined;
-  }
 }
 
 /**

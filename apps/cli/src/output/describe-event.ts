@@ -1,3 +1,4 @@
+import { eventCodonId } from '@hankweave/inspection';
 import {
   EVENT_TYPES,
   type EventData,
@@ -25,16 +26,7 @@ export function isKnownEvent(event: CliEvent): event is HankweaveEvent {
   return KNOWN_TYPES.has(event.type) && typeof event.data === 'object' && event.data !== null;
 }
 
-/** The codon an event is about, when it names one (any type, unknown ones included, may). */
-export function eventCodonId(event: CliEvent): string | undefined {
-  const { data } = event;
-  return typeof data === 'object' &&
-    data !== null &&
-    'codonId' in data &&
-    typeof data.codonId === 'string'
-    ? data.codonId
-    : undefined;
-}
+export { eventCodonId };
 
 // Tool inputs are whatever the agent sent (`toolInput` is `unknown` in the schema): read leniently.
 type ToolInput = Partial<

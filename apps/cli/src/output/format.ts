@@ -1,3 +1,4 @@
+import { shortSha } from '@hankweave/inspection';
 /** Small, pure formatters shared by every view. */
 
 /** `850ms`, `1.3s`, `2m 05s`, `1h 02m`. */
@@ -32,9 +33,7 @@ export function formatCount(count: number): string {
   return `${(count / 1_000_000).toFixed(1)}M`;
 }
 
-/** The first 7 characters of a sha, as git shows them. */
-export const shortSha = (sha: string | null | undefined): string =>
-  sha ? sha.slice(0, 7) : '-------';
+export { shortSha };
 
 /** One line: newlines and tabs become spaces, runs of spaces collapse. */
 export function oneLine(text: string): string {

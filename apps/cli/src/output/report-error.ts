@@ -30,6 +30,12 @@ const CLI_FALLBACK_HINTS: Record<CliErrorCode, string> = {
   CLI_FAILED: 'Fix the cause named above, then run the same command again.',
 };
 
+/**
+ * Codes whose errors carry their own hint in `details.hint`: `@hankweave/inspection`'s (the read
+ * side the CLI shares with the dashboard) and the dashboard server's.
+ */
+const HINTED_CODE = /^(INSPECTION|DASHBOARD)_/;
+
 /** What the error says: its message, or for a raw file-system error the same in words. */
 interface Report {
   message: string;
@@ -42,6 +48,11 @@ export function describeError(error: unknown): Report {
   const message = error instanceof Error ? error.message : String(error);
   if (CliError.is(error)) {
     return { message, extra: [], hint: error.hint ?? CLI_FALLBACK_HINTS[error.code] };
+  }
+  // The packages the CLI shares with its dashboard say what to do next themselves.
+  if (HankweaveError.is(error) && HINTED_CODE.test(error.code)) {
+    const { hint } = error.details;
+    if (typeof hint === 'string') return { message, extra: [], hint };
   }
   const fs: FsErrorDescription | undefined = describeFsError(error);
   if (HankweaveError.is(error)) {

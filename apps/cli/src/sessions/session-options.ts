@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { sessionsErrorHint } from '@hankweave/inspection';
 import { defaultExecutionBaseDir } from '@hankweave/runtime/layout';
 import { parseDuration, type SessionStatus, SessionsError } from '@hankweave/sessions';
 import { CliError } from '../output/cli-error.js';
@@ -60,21 +61,7 @@ export function parseDurationOption(flag: string, text: string): number {
 
 /** Reports a registry that is not JSON (or any sessions error) as what to do about it. */
 export function asSessionsCliError(error: unknown): unknown {
-  if (!SessionsError.is(error)) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  if (error.code === 'SESSIONS_CORRUPT_FILE') {
-    return new CliError(
-      'CLI_FAILED',
-      message,
-      'Fix the JSON by hand, or move the file aside: the next run starts a new registry (the executions themselves are untouched).',
-    );
-  }
-  if (error.code === 'SESSIONS_LOCK_TIMEOUT') {
-    return new CliError(
-      'CLI_FAILED',
-      message,
-      'Another hankweave process holds the registry lock; try again in a moment (a lock left by a dead process expires on its own).',
-    );
-  }
-  return error;
+  const hint = sessionsErrorHint(error);
+  if (hint === undefined) return error;
+  return new CliError('CLI_FAILED', error instanceof Error ? error.message : String(error), hint);
 }

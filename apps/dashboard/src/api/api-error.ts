@@ -2,6 +2,7 @@
  * The one error type the views show: an API answer that was not a success, or a server that could
  * not be reached. Views render `message` and `hint` (see components/error-panel.tsx).
  */
+import type { ApiErrorCode, ClientErrorCode } from './constants.js';
 import type { ApiError } from './types.js';
 
 export class ApiRequestError extends Error {
@@ -9,7 +10,8 @@ export class ApiRequestError extends Error {
   constructor(
     /** HTTP status; 0 when the server could not be reached at all. */
     readonly status: number,
-    readonly code: string,
+    /** The server's code (`API_ERROR_CODES`, or a package's), or the app's own. */
+    readonly code: ApiErrorCode | ClientErrorCode | (string & {}),
     message: string,
     readonly hint?: string,
   ) {

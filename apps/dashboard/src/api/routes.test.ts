@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchRoute, type RouteName, routes, urlOf } from './routes.js';
+import { matchRoute, queryOf, type RouteName, routes, urlOf } from './routes.js';
 
 /** Awkward but legal values: what ids, bar keys and shas may hold. */
 const ID = '2026-01-01 10.00/é?#%';
@@ -45,8 +45,29 @@ describe('urlOf() and matchRoute()', () => {
               : url.searchParams.get(key);
         expect(read).toEqual(Array.isArray(value) ? value : String(value));
       }
+      // queryOf, the server's reader, gives back what urlOf wrote (numbers as their text).
+      const query = queryOf(route, url.searchParams) as Record<string, unknown>;
+      for (const [key, kind] of Object.entries(route.query as Record<string, string>)) {
+        const value = args[key];
+        const empty = kind === 'list' || kind === 'repeated' ? [] : undefined;
+        expect(query[key]).toEqual(
+          value === undefined ? empty : Array.isArray(value) ? value : String(value),
+        );
+      }
     });
   }
+
+  it('reads a list split on commas or repeated, trimmed, and drops empty values', () => {
+    const search = new URLSearchParams('types=a,%20b,,c&types=d&path=x&path=&path=y,z&codon=');
+    expect(queryOf(routes.events, search)).toEqual({
+      after: undefined,
+      before: undefined,
+      limit: undefined,
+      codon: '',
+      types: ['a', 'b', 'c', 'd'],
+    });
+    expect(queryOf(routes.diff, search).path).toEqual(['x', 'y,z']);
+  });
 
   it('matches nothing for another method, an unknown path or an empty parameter', () => {
     expect(matchRoute('POST', '/api/info')).toBeUndefined();

@@ -1,8 +1,9 @@
 /**
  * The API's route table, the one place a route is spelled: its method, its path pattern (`:name`
  * segments are parameters), its query and the type of its answer. The web app builds URLs with
- * {@link urlOf}, the server matches requests with {@link matchRoute}, and `useApi(route, args)`
- * takes its data type from the route, so a route cannot be built one way and parsed another.
+ * {@link urlOf}, the server matches requests with {@link matchRoute} and reads their query with
+ * {@link queryOf}, and `useApi(route, args)` takes its data type from the route, so a route
+ * cannot be built one way and parsed another.
  */
 import type { ExecutionSortKey, ExecutionStatus, SortOrder } from './constants.js';
 import type {
@@ -219,4 +220,37 @@ export function matchRoute(method: string, pathname: string): RouteMatch | undef
     if (matched) return { name, params };
   }
   return undefined;
+}
+
+/**
+ * A query value as the server reads it, before it checks it: a list's items (`list` and
+ * `repeated` parameters, possibly none), else the text as written (undefined when absent).
+ */
+type RawValue<V> = [V] extends [string | number | undefined] ? string | undefined : string[];
+
+/** The query of a request to the route, as {@link queryOf} reads it: one field per parameter. */
+export type RawQuery<R extends Route> =
+  R extends Route<string, infer Query, unknown, Method, AnswerKind>
+    ? { readonly [K in keyof Query]-?: RawValue<Query[K]> }
+    : never;
+
+/**
+ * Reads a request's query the way {@link urlOf} wrote it, by the route's query table: a `list`
+ * split on commas (items trimmed, empty ones dropped; the parameter may also be repeated), a
+ * `repeated` parameter's values (empty ones dropped), anything else its first value. Checking
+ * the values (numbers, closed lists) is the handler's.
+ */
+export function queryOf<R extends Route>(route: R, search: URLSearchParams): RawQuery<R> {
+  const query: Record<string, string | string[] | undefined> = {};
+  for (const [name, kind] of Object.entries(route.query as Record<string, QueryKind>)) {
+    if (kind === 'list')
+      query[name] = search
+        .getAll(name)
+        .flatMap((value) => value.split(','))
+        .map((value) => value.trim())
+        .filter(Boolean);
+    else if (kind === 'repeated') query[name] = search.getAll(name).filter(Boolean);
+    else query[name] = search.get(name) ?? undefined;
+  }
+  return query as RawQuery<R>;
 }

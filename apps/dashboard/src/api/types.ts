@@ -7,11 +7,14 @@
  * `ApiError` with an HTTP status. Times are ISO-8601 strings; durations in ms; costs in USD.
  */
 import type { CheckpointType, CodonStatus, HankweaveEvent, RunStatus } from '@hankweave/types';
-import type { ExecutionStatus } from './constants.js';
+import type { ApiErrorCode, ExecutionStatus } from './constants.js';
 
-/** Any error answer (4xx/5xx). */
+/**
+ * Any error answer (4xx/5xx). `code` is one of `API_ERROR_CODES` or a package's own code, which
+ * passes through (`INSPECTION_NOT_FOUND`, `RUNTIME_NO_CODON_RUNNING`...).
+ */
 export interface ApiError {
-  error: { code: string; message: string; hint?: string };
+  error: { code: ApiErrorCode | (string & {}); message: string; hint?: string };
 }
 
 /** `GET /api/info`: what this server serves. */

@@ -1,0 +1,111 @@
+import { codonCost } from '@hankweave/state';
+import { describe, expect, it } from 'vitest';
+import { fixtureState } from '../../test/ui/fixture-state.js';
+import { codonBars, planLoops } from './codon-bars.js';
+import { codonWindow } from './codon-window.js';
+
+describe('codonBars()', () => {
+  it('makes one bar per record, oldest run first, and numbers the attempts of a retried codon', async () => {
+    const state = await fixtureState('retried');
+    const bars = codonBars(state);
+    const run = state.runs[0];
+    expect(bars.map((bar) => `${bar.codonId}:${bar.status}:${bar.attempt}`)).toEqual([
+      'observe:completed:1',
+      'summarize:completed:1',
+      'polish-pass#0:failed:1',
+      'polish-pass#0:completed:2',
+      'polish-pass#1:completed:1',
+    ]);
+    expect(bars.map((bar) => bar.key)).toEqual(
+      run?.codons.map((_record, index) => `${run.runId}~${index}`),
+    );
+    const failed = bars[2];
+    expect(failed?.failure).toMatchObject({ type: 'api-error' });
+    expect(failed?.failure?.message).toMatch(/500/);
+    expect(failed?.checkpoints.map((checkpoint) => checkpoint.type)).toEqual(['error']);
+  });
+
+  it('carries names, models, loops, tokens, costs and checkpoints from the plan and the records', async () => {
+    const state = await fixtureState('retried');
+    const [observe, , , , last] = codonBars(state);
+    const record = state.runs[0]?.codons[0];
+    if (record?.status !== 'completed') throw new Error('fixture: observe is completed');
+    expect(observe).toMatchObject({
+      name: 'Observe the data',
+      model: 'sonnet',
+      startTime: record.startTime,
+      endTime: record.endTime,
+      costUsd: codonCost(record),
+      tokens: {
+        input: record.finalTokens.inputTokens,
+        output: record.finalTokens.outputTokens,
+        cacheRead: record.finalTokens.cacheReadTokens,
+        cacheWrite: record.finalTokens.cacheCreationTokens,
+      },
+      extensions: 0,
+      checkpoints: [
+        { type: 'rig-setup', sha: record.rigSetupCheckpoint },
+        { type: 'completed', sha: record.completionCheckpoint },
+      ],
+    });
+    expect(observe?.loop).toBeUndefined();
+    expect(last?.loop).toEqual({ loopId: 'polish', iteration: 1 });
+  });
+
+  it('reads a state of the original runtime: a running record has no end and counts its live cost', async () => {
+    const state = await fixtureState('original-runtime');
+    const bars = codonBars(state);
+    expect(bars.map((bar) => `${bar.codonId}:${bar.status}:${bar.attempt}`)).toEqual([
+      'observe:completed:1',
+      'loop-codon#0:failed:1',
+      'loop-codon#0:running:2',
+    ]);
+    const running = bars[2];
+    expect(running?.endTime).toBeUndefined();
+    const record = state.runs[0]?.codons[2];
+    expect(running?.costUsd).toBe(record ? codonCost(record) : Number.NaN);
+    expect(running?.loop).toEqual({ loopId: 'loop-codon', iteration: 0 });
+  });
+});
+
+describe('planLoops()', () => {
+  it('counts the iterations each loop of the plan holds', async () => {
+    expect(planLoops(await fixtureState('retried'))).toEqual([{ loopId: 'polish', iterations: 2 }]);
+    expect(planLoops(await fixtureState('failed'))).toEqual([{ loopId: 'polish', iterations: 1 }]);
+  });
+});
+
+describe('codonWindow()', () => {
+  it('runs from one attempt of a codon to the start of its next attempt', async () => {
+    const state = await fixtureState('retried');
+    const [, , failed, retried] = codonBars(state);
+    const first = codonWindow(state, failed?.key ?? '');
+    const second = codonWindow(state, retried?.key ?? '');
+    expect(first?.codonId).toBe('polish-pass#0');
+    expect(first?.fromMs).toBe(Number.NEGATIVE_INFINITY);
+    expect(first?.toMs).toBe(Date.parse(retried?.startTime ?? ''));
+    expect(second?.fromMs).toBe(Date.parse(retried?.startTime ?? ''));
+    expect(second?.toMs).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it('takes a codon id for its newest record: a retried codon, a loop iteration, a loop codon', async () => {
+    const state = await fixtureState('retried');
+    const bars = codonBars(state);
+    const newest = (match: (codonId: string) => boolean) =>
+      bars.filter((bar) => match(bar.codonId)).at(-1)?.key;
+    const keyOf = (window: ReturnType<typeof codonWindow>) =>
+      window ? `${window.placed.run.runId}~${window.placed.index}` : undefined;
+    expect(keyOf(codonWindow(state, 'polish-pass#0'))).toBe(newest((id) => id === 'polish-pass#0'));
+    expect(keyOf(codonWindow(state, 'polish-pass'))).toBe(
+      newest((id) => id.startsWith('polish-pass#')),
+    );
+    expect(keyOf(codonWindow(state, 'observe'))).toBe(newest((id) => id === 'observe'));
+    expect(codonWindow(state, 'polish')).toBeUndefined();
+  });
+
+  it('is undefined for a key that names no record', async () => {
+    const state = await fixtureState('retried');
+    expect(codonWindow(state, 'nope~0')).toBeUndefined();
+    expect(codonWindow(state, `${state.runs[0]?.runId}~99`)).toBeUndefined();
+  });
+});
