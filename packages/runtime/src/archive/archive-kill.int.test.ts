@@ -1,4 +1,12 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,10 +76,15 @@ describe('archiveOnSuccess killed with SIGKILL mid-archive', () => {
     } finally {
       await runtime.close();
     }
+    // Every file is back from the archive, byte-identical; none existed at the initial checkpoint,
+    // so each then went on to the rollback's debris (issue 38), exactly once.
+    const debrisRoot = join(executionDir, '.hankweave/debris');
+    const debrisDirs = readdirSync(debrisRoot).map((name) => join(debrisRoot, name, 'agentRoot'));
     for (let index = 0; index < COUNT; index++) {
-      expect(readFileSync(join(executionDir, 'agentRoot', pathOf(index)), 'utf8')).toBe(
-        expected(index),
-      );
+      const places = debrisDirs.filter((dir) => existsSync(join(dir, pathOf(index))));
+      expect(places, pathOf(index)).toHaveLength(1);
+      expect(readFileSync(join(places[0] as string, pathOf(index)), 'utf8')).toBe(expected(index));
+      expect(existsSync(join(executionDir, 'agentRoot', pathOf(index)))).toBe(false);
     }
     const after = archiveManifestSchema.parse(JSON.parse(readFileSync(manifestPath, 'utf8')));
     expect(after.entries).toEqual([]);

@@ -205,10 +205,25 @@ describe('archiveOnSuccess', () => {
       { codonId: 'edit#1', restoredPaths: ['edit-notes.md'], status: 'completed' },
       { codonId: 'edit#0', restoredPaths: ['edit-notes.md'], status: 'completed' },
     ]);
-    // Both iterations archived edit-notes.md: the older content is the one in place.
-    expect(readFileSync(agent('edit-notes.md'), 'utf8')).toBe('notes 0');
-    expect(readFileSync(agent('summary.md'), 'utf8')).toBe('summary 1');
-    expect(readFileSync(agent('out/ok.md'), 'utf8')).toBe('ok');
+    // Every archived file came back; those the undone codons made (they did not exist at gen's
+    // completion) then moved on to the rollback's debris (issue 38). Both iterations archived
+    // edit-notes.md: the older content is the one restored.
+    const debris = seen.find((event) => event.type === 'rollback.completed')?.data.debris as {
+      directory: string;
+      files: string[];
+    };
+    const moved = (path: string) =>
+      readFileSync(join(executionDir, debris.directory, 'agentRoot', path), 'utf8');
+    expect(debris.files.sort()).toEqual([
+      'edit-notes.md',
+      'out/bad/x.md',
+      'out/ok.md',
+      'summary.md',
+    ]);
+    expect(moved('edit-notes.md')).toBe('notes 0');
+    expect(moved('summary.md')).toBe('summary 1');
+    expect(moved('out/ok.md')).toBe('ok');
+    expect(existsSync(agent('edit-notes.md'))).toBe(false);
     // gen's own archive belongs to the target: it stays archived.
     expect(manifest().entries.map((entry) => entry.codonId)).toEqual(['gen', 'gen', 'gen']);
     expect(readdirSync(join(executionDir, 'rigArchive')).sort()).toEqual(['final', 'gen']);
@@ -223,8 +238,19 @@ describe('archiveOnSuccess', () => {
       restoredPaths: ['src', 'drafts/deep/b.bin', 'drafts/a.md'],
       status: 'completed',
     });
-    expect(readFileSync(agent('drafts/deep/b.bin')).equals(binary)).toBe(true);
+    // The rig copy existed at gen's rig-setup checkpoint and stays; gen's agent made the drafts
+    // after it, so they come back from the archive and go on to the debris.
     expect(readFileSync(agent('src/tpl.txt'), 'utf8')).toBe('template');
+    const lastDebris = seen.filter((e) => e.type === 'rollback.completed').at(-1)?.data.debris as {
+      directory: string;
+      files: string[];
+    };
+    expect(lastDebris.files.sort()).toEqual(['drafts/a.md', 'drafts/deep/b.bin']);
+    expect(
+      readFileSync(join(executionDir, lastDebris.directory, 'agentRoot/drafts/deep/b.bin')).equals(
+        binary,
+      ),
+    ).toBe(true);
     expect(manifest().entries).toEqual([]);
     expect(existsSync(archived('gen'))).toBe(false);
   }, 60_000);
@@ -232,7 +258,7 @@ describe('archiveOnSuccess', () => {
 
 // Rolling back past a codon whose rig copy was archived: the copy comes back from the archive and
 // the rig cleanup then removes it, as a copy that was never archived would be; the agent's own
-// (untracked) files come back and stay.
+// (untracked) files come back, and go on to the debris (they did not exist at the start).
 describe('archiveOnSuccess then a rollback to the initial checkpoint', () => {
   it('restores the archive, then cleans the undone rig copy', async () => {
     const root = mkdtempSync(join(tmpdir(), 'archive-initial-'));
@@ -293,7 +319,17 @@ describe('archiveOnSuccess then a rollback to the initial checkpoint', () => {
         status: 'completed',
       });
       expect(existsSync(join(dir, 'agentRoot/src'))).toBe(false);
-      expect(readFileSync(join(dir, 'agentRoot/drafts/a.md'), 'utf8')).toBe('draft');
+      // The agent's draft came back from the archive; it did not exist at the initial
+      // checkpoint, so it then went to the debris, byte for byte (issue 38).
+      const debris = seen.find((e) => e.type === 'rollback.completed')?.data.debris as {
+        directory: string;
+        files: string[];
+      };
+      expect(debris.files).toEqual(['drafts/a.md']);
+      expect(readFileSync(join(dir, debris.directory, 'agentRoot/drafts/a.md'), 'utf8')).toBe(
+        'draft',
+      );
+      expect(existsSync(join(dir, 'agentRoot/drafts'))).toBe(false);
       expect(readdirSync(join(dir, 'rigArchive'))).toEqual([]);
     } finally {
       rmSync(root, { recursive: true, force: true });
