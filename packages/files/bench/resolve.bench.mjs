@@ -54,7 +54,7 @@ try {
   const same = JSON.stringify(shared.resolve(root, ['**'])) === JSON.stringify(expected);
   if (!same) throw new Error('resolve() and git ls-files disagree on the benchmark tree');
 
-  const samples = { git: [], cold: [], warm: [], scan: [], rescan: [], status: [] };
+  const samples = { git: [], cold: [], warm: [], list: [], scan: [], rescan: [], status: [] };
   // Warm-up: page cache, JIT, git's first-run costs.
   for (let i = 0; i < 2; i++) {
     git();
@@ -64,6 +64,8 @@ try {
     samples.git.push(time(git)[0]);
     samples.cold.push(time(() => new UnifiedFileResolver().resolve(root, ['**']))[0]);
     samples.warm.push(time(() => shared.resolve(root, ['**']))[0]);
+    // What a checkpoint walks since issue 38: files, directories and the rules in force.
+    samples.list.push(time(() => shared.listTree(root))[0]);
   }
 
   // Git's own stat-based change detection is the fair baseline for rescans: commit the listed
@@ -124,6 +126,7 @@ try {
     ),
     row('`resolve(root, ["**"])`, new resolver each run (cold caches)', 'cold'),
     row('`resolve(root, ["**"])`, one resolver reused (warm caches)', 'warm'),
+    row("`listTree(root)`, one resolver reused (a checkpoint's walk and listing)", 'list'),
     row('full scan: resolve + lstat of every listed file (`ChangeScanner`, first scan)', 'scan'),
     row('rescan after 10 changes (5 modified, 3 created, 2 deleted)', 'rescan'),
   ];
