@@ -136,7 +136,8 @@ async function createDebrisDirectory(context: RuntimeContext, runId: string): Pr
     );
   }
   await mkdir(debrisDir, { recursive: true });
-  const base = runId.replace(/[^A-Za-z0-9._-]/g, '_') || 'run';
+  const safe = runId.replace(/[^A-Za-z0-9._-]/g, '_');
+  const base = safe === '' || /^\.+$/.test(safe) ? 'run' : safe;
   for (let attempt = 1; ; attempt++) {
     const path = join(debrisDir, attempt === 1 ? base : `${base}-${attempt}`);
     try {
