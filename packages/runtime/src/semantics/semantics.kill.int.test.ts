@@ -1,16 +1,16 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnChild } from '@hankweave/durable-io/testing';
-import { interpret } from '@hankweave/hank';
-import type { HankweaveEvent, HankweaveState } from '@hankweave/types';
+import { interpret, validateHank } from '@hankweave/hank';
+import type { HankConfig, HankweaveEvent, HankweaveState } from '@hankweave/types';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { comparable, observeExecutions, stopOf } from '../testing/semantics/observe.js';
 import { tableOutcome } from '../testing/semantics/outcome-table.js';
-import { rollBack, runOnce } from '../testing/semantics/play-case.js';
+import { rollBack, runOnce, type SemanticsCase } from '../testing/semantics/play-case.js';
 import { assertInParallel } from './assert-in-parallel.js';
 import { type GeneratedCase, semanticsCase } from './semantics-arbitraries.js';
 
@@ -96,5 +96,35 @@ describe('the runtime executes what the reference interpreter says, through a ki
       await assertInParallel(arbitrary, check, { numRuns: RUNS, seed: SEED, concurrency: 2 });
     },
     Math.max(600_000, RUNS * 10_000),
+  );
+});
+
+// Kill cases found by long runs, kept fixed: `{found, what, killAt, jitterMs, case}` in
+// found-kill/. The first is the issue-30 bug itself, which the 40-kill slice above does not reach
+// with its seed (only 200 kills did, with the fix reverted: RELIABILITY.md).
+const FOUND_KILL_DIR = new URL('./found-kill/', import.meta.url);
+const killCases = readdirSync(FOUND_KILL_DIR)
+  .filter((name) => name.endsWith('.json'))
+  .sort()
+  .map((name) => {
+    const found = JSON.parse(readFileSync(new URL(name, FOUND_KILL_DIR), 'utf8')) as {
+      found: string;
+      what: string;
+      killAt: number;
+      jitterMs: number;
+      case: SemanticsCase;
+    };
+    return { name: `${found.found}: ${found.what}`, ...found };
+  });
+
+describe('kill cases the long runs found', () => {
+  it.each(killCases)(
+    '$name',
+    async ({ case: semantics, killAt, jitterMs }) => {
+      const result = validateHank(semantics.hank);
+      if (!result.valid) throw new Error(`invalid case: ${JSON.stringify(result.errors)}`);
+      await check([{ ...semantics, config: result.config as HankConfig }, killAt, jitterMs]);
+    },
+    120_000,
   );
 });
