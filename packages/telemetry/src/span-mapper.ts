@@ -42,8 +42,11 @@ export interface SpanMapperOptions {
    * on the spans. Off by default: they may hold secrets.
    */
   captureContent?: boolean;
-  /** Attributes every run span carries (the CLI gives the hank's name and the execution dir). */
-  runAttributes?: SpanAttributes;
+  /**
+   * Attributes every run span carries (the CLI gives the hank's name and the execution dir); a
+   * function is called when the run starts.
+   */
+  runAttributes?: SpanAttributes | (() => SpanAttributes);
   /** Called when a span starts (its parent has started before it). */
   onStart?: (span: SpanRecord) => void;
   /** Called when a span ends, with its final attributes; children end before their parent. */
@@ -387,8 +390,9 @@ export class SpanMapper {
         const id = runId ?? `run-${this.sequence}`;
         const start = Date.parse(str(data.startTime) ?? '');
         const branch = str(data.gitBranch);
+        const extra = this.options.runAttributes;
         const span = this.open('run', this.rollback, Number.isFinite(start) ? start : t, {
-          ...this.options.runAttributes,
+          ...(typeof extra === 'function' ? extra() : extra),
           [HANKWEAVE.runId]: id,
           ...(branch !== undefined ? { [HANKWEAVE.runBranch]: branch } : {}),
           [HANKWEAVE.runStartingConditions]: str(obj(data.startingConditions).type) ?? 'unknown',

@@ -32,6 +32,7 @@ describe('traces over OTLP/HTTP to a loopback receiver', () => {
     for (const event of journal) exporter.push(event);
     const report = await exporter.shutdown();
     expect(report).toMatchObject({ failed: 0, dropped: 0 });
+    expect(report.traceIds).toHaveLength(1);
     expect(report.exported).toBe(report.spans);
     expect(describeTraceReport(report)).toBeUndefined();
     const spans = receiver.spans();
@@ -42,6 +43,7 @@ describe('traces over OTLP/HTTP to a loopback receiver', () => {
     const [run, ...others] = spans.filter((span) => span.name === 'run');
     expect(others).toEqual([]);
     expect(run?.parentSpanId).toBe('');
+    expect(run?.traceId).toBe(report.traceIds[0]);
     expect(run?.resource['service.name']).toBe('hankweave-test');
     expect(run?.startMs).toBe(Date.parse(state.runs[0].startTime));
     expect(run?.endMs).toBe(Date.parse(state.runs[0].endTime));

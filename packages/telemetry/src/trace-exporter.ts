@@ -27,8 +27,8 @@ export interface TraceExporterOptions {
   target: Pick<OtlpTarget, 'url' | 'headers'> & { timeoutMs?: number };
   serviceName?: string;
   resourceAttributes?: Record<string, string>;
-  /** Attributes of every run span (hank name, execution directory). */
-  runAttributes?: SpanAttributes;
+  /** Attributes of every run span (hank name, execution directory), or a function giving them. */
+  runAttributes?: SpanAttributes | (() => SpanAttributes);
   /** Prompts' answers and tool payloads on spans (default false: they may hold secrets). */
   captureContent?: boolean;
   /**
@@ -59,6 +59,8 @@ export interface TraceExportReport {
   dropped: number;
   /** The first export error's message. */
   firstError: string | undefined;
+  /** The trace id of each root span (one per run, and per rollback outside a run), hex. */
+  traceIds: string[];
 }
 
 /** Turns events into spans and sends them; see {@link createTraceExporter}. */
@@ -69,8 +71,8 @@ export interface TraceExporter {
   report(): TraceExportReport;
   /**
    * Ends the open spans (at their last event, marked incomplete), sends what is queued and
-   * closes. Waits at most `timeoutMs` (default 3000) for the collector, then gives up and
-   * counts what was not sent as dropped.
+   * closes. Waits at most `timeoutMs` (default 3000) for the collector (500 ms when its last
+   * export failed), then gives up and counts what was not sent as dropped.
    */
   shutdown(options?: { timeoutMs?: number }): Promise<TraceExportReport>;
 }
@@ -80,6 +82,8 @@ class CountingExporter implements SpanExporter {
   exported = 0;
   failed = 0;
   firstError: string | undefined;
+  /** The newest export failed: the collector is down (until one succeeds again). */
+  down = false;
   constructor(
     private readonly inner: SpanExporter,
     private readonly taken: (count: number) => void,
@@ -89,6 +93,7 @@ class CountingExporter implements SpanExporter {
     this.taken(spans.length);
     try {
       this.inner.export(spans, (result) => {
+        this.down = result.code !== ExportResultCode.SUCCESS;
         if (result.code === ExportResultCode.SUCCESS) this.exported += spans.length;
         else {
           this.failed += spans.length;
@@ -143,6 +148,9 @@ class BoundedProcessor implements SpanProcessor {
     return this.inner.shutdown();
   }
 }
+
+/** How long `shutdown` waits for a collector whose last export failed. */
+const DOWN_FLUSH_MS = 500;
 
 const STATUS = {
   unset: SpanStatusCode.UNSET,
@@ -214,6 +222,7 @@ export function createTraceExporter(options: TraceExporterOptions): TraceExporte
   });
   const tracer = provider.getTracer('@hankweave/telemetry');
   const live = new Map<string, Span>();
+  const traceIds: string[] = [];
   let spans = 0;
 
   const mapper = new SpanMapper({
@@ -233,6 +242,7 @@ export function createTraceExporter(options: TraceExporterOptions): TraceExporte
         context,
       );
       live.set(record.id, span);
+      if (parent === undefined) traceIds.push(span.spanContext().traceId);
     },
     onEnd(record: SpanRecord) {
       const span = live.get(record.id);
@@ -260,6 +270,7 @@ export function createTraceExporter(options: TraceExporterOptions): TraceExporte
     failed: counting.failed,
     dropped: processor?.dropped ?? 0,
     firstError: counting.firstError,
+    traceIds: [...traceIds],
   });
   let closed: Promise<TraceExportReport> | undefined;
   return {
@@ -279,7 +290,9 @@ export function createTraceExporter(options: TraceExporterOptions): TraceExporte
         } catch {
           // As in push.
         }
-        const flushed = await within(provider.forceFlush(), timeoutMs);
+        // A collector whose last export failed gets a short last chance, not the whole deadline.
+        const deadline = counting.down ? Math.min(timeoutMs, DOWN_FLUSH_MS) : timeoutMs;
+        const flushed = await within(provider.forceFlush(), deadline);
         void within(provider.shutdown(), 100);
         const result = report();
         // Whatever is still queued (or in an export still running) was not delivered.
@@ -301,5 +314,5 @@ export function describeTraceReport(report: TraceExportReport): string | undefin
     `${report.failed} in failed exports${report.firstError ? ` (${report.firstError})` : ''}`,
     `${report.dropped} dropped (queue full or not sent in time)`,
   ];
-  return `OpenTelemetry: ${report.exported} of ${report.spans} spans reached ${report.url}; ${parts.join(', ')}. The run itself was not affected.`;
+  return `OpenTelemetry: ${report.exported} of ${report.spans} spans reached ${report.url}; ${parts.join(', ')}.`;
 }
