@@ -11,6 +11,7 @@ import { type ExportResult, ExportResultCode } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
+  AlwaysOnSampler,
   BasicTracerProvider,
   BatchSpanProcessor,
   type ReadableSpan,
@@ -219,6 +220,8 @@ export function createTraceExporter(options: TraceExporterOptions): TraceExporte
       [ATTR_SERVICE_NAME]: options.serviceName ?? 'hankweave',
     }),
     spanProcessors: [processor],
+    // Every span of the tree is kept: sampling a run's spans would cut its tree.
+    sampler: new AlwaysOnSampler(),
   });
   const tracer = provider.getTracer('@hankweave/telemetry');
   const live = new Map<string, Span>();
