@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   closedPort,
@@ -181,6 +181,24 @@ describe('OpenTelemetry export of a dry run of the bundled example', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('No OpenTelemetry endpoint is set');
     expect(result.stderr).toContain('OTEL_EXPORTER_OTLP_ENDPOINT');
+  });
+});
+
+describe('a malformed endpoint', () => {
+  it('stops a run before it starts, naming the variable', async () => {
+    const sandbox = createSandbox();
+    try {
+      const example = sandbox.copyExample();
+      const run = await runCli(
+        [example.hankDir, example.dataDir, '--scripted-model', example.script, '--start-new'],
+        { env: { ...sandbox.env, OTEL_EXPORTER_OTLP_ENDPOINT: 'localhost:4318' } },
+      );
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain('OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL');
+      expect(existsSync(sandbox.baseDir)).toBe(false);
+    } finally {
+      sandbox.cleanup();
+    }
   });
 });
 

@@ -96,6 +96,19 @@ export async function runCommand(
   }
   let dryRun: DryRun | undefined;
   let runtime: Runtime | undefined;
+  // Traces and metrics over OTLP when an OTEL_EXPORTER_OTLP_*ENDPOINT is set (else not loaded);
+  // a malformed endpoint stops here, before anything is started.
+  const telemetry: RunTelemetry | undefined = await startRunTelemetry(process.env, {
+    hankName: hank.config.meta.name,
+    executionDir: () => {
+      try {
+        return runtime?.executionDir;
+      } catch {
+        return undefined;
+      }
+    },
+  });
+  if (telemetry) note(terminal.style.dim(telemetry.description));
   if (options.scriptedModel) {
     checkDryRunModels(hank.config, configured.model);
     dryRun = await startDryRun(options.scriptedModel, inputs.dataPath);
@@ -124,18 +137,6 @@ export async function runCommand(
     }),
   );
   const active = runtime;
-  // Traces and metrics over OTLP when an OTEL_EXPORTER_OTLP_*ENDPOINT is set (else not loaded).
-  const telemetry: RunTelemetry | undefined = await startRunTelemetry(process.env, {
-    hankName: hank.config.meta.name,
-    executionDir: () => {
-      try {
-        return active.executionDir;
-      } catch {
-        return undefined;
-      }
-    },
-  });
-  if (telemetry) note(terminal.style.dim(telemetry.description));
   active.on((event) => {
     telemetry?.onEvent(event);
     // The runtime logs an error, then emits it as an event: show it once (NDJSON keeps every event).
