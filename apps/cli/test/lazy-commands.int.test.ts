@@ -13,6 +13,8 @@ const ORCHESTRATOR = /\/runtime\/dist\/index\.js$/;
 // The dashboard's server (@hankweave/dashboard/server), bundled into the chunk of `hankweave ui`.
 const DASHBOARD_SERVER = /\/dist\/ui-[\w-]+\.js$/;
 const RUN_ONLY = [ORCHESTRATOR, DASHBOARD_SERVER, /isomorphic-git/, /@ai-sdk/, /bullmq/, /\/pg\//];
+// The OpenTelemetry SDK: loaded by `traces` and, only with an OTLP endpoint set, by a run.
+const OPENTELEMETRY = /@opentelemetry\//;
 
 let sandbox: Sandbox;
 let dir: TempDir;
@@ -56,10 +58,13 @@ describe('command modules load on demand', () => {
       ['--attach', '-e', '/nonexistent/execution'],
       ['status', '--help'],
       ['events', '--help'],
+      ['traces', 'export', '--help'],
     ].map((args) => ({ line: args.join(' '), args })),
   )('`hankweave $line` loads no part of a run', async ({ args }) => {
     const { urls } = await loaded(args);
     expect(urls.length).toBeGreaterThan(0);
     for (const pattern of RUN_ONLY) expect(matching(urls, pattern)).toEqual([]);
+    if (args[0] !== 'traces') expect(matching(urls, OPENTELEMETRY)).toEqual([]);
+    else expect(matching(urls, OPENTELEMETRY)).not.toEqual([]);
   });
 });

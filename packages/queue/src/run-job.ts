@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type CreateRuntimeOptions, createRuntime, type Runtime } from '@hankweave/runtime';
-import { HankweaveError } from '@hankweave/types';
+import { HankweaveError, type HankweaveEvent } from '@hankweave/types';
 import { DelayedError, type Job } from 'bullmq';
 import { QueueError } from './errors.js';
 import { type FleetBackends, FleetMirror } from './fleet-mirror.js';
@@ -46,6 +46,7 @@ export interface RunJobSettings extends FleetBackends {
     job: JobInfo,
   ) => Partial<CreateRuntimeOptions> | Promise<Partial<CreateRuntimeOptions>>;
   emit(event: WorkerEventBody): void;
+  onRuntimeEvent?: (jobId: string, event: HankweaveEvent) => void;
 }
 
 const CLOSE_REASON = {
@@ -138,6 +139,7 @@ export async function runJob(
     });
     runtime.on((event) => {
       mirror?.wake();
+      settings.onRuntimeEvent?.(jobId, event);
       if (event.type === 'error' && event.data.fatal) lastFatalError = event.data.message;
       if (!tracker.apply(event)) return;
       progress(tracker.progress);

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { type CreateRuntimeOptions, defaultExecutionBaseDir } from '@hankweave/runtime';
+import type { HankweaveEvent } from '@hankweave/types';
 import { DelayedError, type Job, Queue, Worker } from 'bullmq';
 import {
   type CancelRequest,
@@ -64,6 +65,11 @@ export interface StartWorkerOptions extends FleetBackends {
   ) => Partial<CreateRuntimeOptions> | Promise<Partial<CreateRuntimeOptions>>;
   /** Receives what the worker does (job and codon progress, delays, errors). */
   onEvent?: (event: WorkerEvent) => void;
+  /**
+   * Receives every event of every job's runtime, in order (metrics and traces of the fleet).
+   * Called synchronously on the runtime's event bus: keep it cheap, and it must not throw.
+   */
+  onRuntimeEvent?: (jobId: string, event: HankweaveEvent) => void;
 }
 
 /** A running worker. */
@@ -72,6 +78,11 @@ export interface HankWorker {
   readonly queueName: string;
   /** Ids of the jobs running now. */
   running(): string[];
+  /**
+   * How many jobs of this worker's queue are in each BullMQ state now (`waiting`, `active`,
+   * `delayed`, `completed`, `failed`, `paused`, `prioritized`, `waiting-children`).
+   */
+  jobCounts(): Promise<Record<string, number>>;
   /**
    * Stops taking jobs and stops the running executions gracefully (they stay resumable; their
    * jobs go back to the queue for any worker), then closes. `force` kills agents at once.
@@ -186,6 +197,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<HankWork
     name,
     queueName,
     running: () => [...controls.keys()],
+    jobCounts: () => queue.getJobCounts() as Promise<Record<string, number>>,
     close: (closeOptions = {}) => {
       const force = closeOptions.force === true || closed !== undefined;
       for (const control of controls.values()) control.stop('shutdown', '', { force });

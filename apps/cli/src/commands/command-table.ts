@@ -23,6 +23,7 @@ export const COMMAND_TABLE: readonly CommandTableEntry[] = [
   { words: ['init'], load: () => import('./init.js') },
   { words: ['status'], load: () => import('./status.js') },
   { words: ['events'], load: () => import('./events.js') },
+  { words: ['traces'], load: () => import('./traces.js') },
   { words: ['checkpoints'], load: () => import('./checkpoints.js') },
   { words: ['diff'], load: () => import('./diff.js') },
   { words: ['rollback'], load: () => import('./rollback.js') },

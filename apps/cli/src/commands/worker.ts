@@ -15,6 +15,7 @@ import { asQueueCliError, redisUrlOf, withQueueOptions } from '../queue/queue-op
 import { workerLine } from '../queue/worker-lines.js';
 import { startDryRun } from '../run/dry-run.js';
 import { parseDurationOption, sessionsBaseDir } from '../sessions/session-options.js';
+import { startWorkerMetrics, type WorkerMetrics } from '../telemetry/worker-metrics.js';
 import type { CommandContext, OptionsOf } from './command-context.js';
 
 const declare = (program: CommandUnknownOpts) =>
@@ -45,6 +46,15 @@ const declare = (program: CommandUnknownOpts) =>
       '--locked-retry <duration>',
       'how long a job waits when another live process holds its execution',
       '30s',
+    )
+    .option(
+      '--metrics-port <port>',
+      'serve Prometheus metrics (queue depth, job states, codon durations, costs, tokens, failures) at http://<host>:<port>/metrics',
+    )
+    .option(
+      '--metrics-host <host>',
+      'the address --metrics-port listens on (another than loopback exposes the metrics to the network)',
+      '127.0.0.1',
     );
 
 /** The flags of `hankweave worker`, inferred from their declaration. */
@@ -106,6 +116,14 @@ export async function workerCommand(terminal: Terminal, options: WorkerOptions):
   // Each running job holds at most one connection at a time (its journal copy and state upserts
   // are one chain), and a spare one for the pool.
   const pool = postgresUrl ? await openFleetDatabase(postgresUrl, concurrency + 1) : undefined;
+  let metrics: WorkerMetrics | undefined;
+  try {
+    metrics = await startWorkerMetrics(options, process.env);
+  } catch (error) {
+    await pool?.end().catch(() => undefined);
+    throw error;
+  }
+  if (metrics?.description) note(terminal.style.dim(metrics.description));
   let worker: HankWorker;
   try {
     worker = await startWorker({
@@ -130,13 +148,19 @@ export async function workerCommand(terminal: Terminal, options: WorkerOptions):
         ? { lockedRetryDelayMs: parseDurationOption('--locked-retry', options.lockedRetry) }
         : {}),
       dryRun,
-      onEvent: print,
+      onEvent: (event) => {
+        metrics?.onWorkerEvent(event);
+        print(event);
+      },
+      ...(metrics ? { onRuntimeEvent: metrics.onRuntimeEvent } : {}),
       ...sandboxOptions(options),
     });
   } catch (error) {
+    await metrics?.close();
     await pool?.end().catch(() => undefined);
     throw asQueueCliError(error);
   }
+  metrics?.observe(worker);
   let signals = 0;
   let onSignal: (signal: NodeJS.Signals) => void = () => {};
   await new Promise<void>((resolve) => {
@@ -160,6 +184,7 @@ export async function workerCommand(terminal: Terminal, options: WorkerOptions):
   });
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
+  await metrics?.close();
   await pool?.end().catch(() => undefined);
   return 0;
 }

@@ -8,6 +8,7 @@ import { commandHint, shellArg } from '../output/command-hint.js';
 import { LiveView } from '../output/live-view.js';
 import { JsonView, PlainView, type RunView } from '../output/run-view.js';
 import type { Terminal } from '../output/terminal.js';
+import { type RunTelemetry, startRunTelemetry } from '../telemetry/run-telemetry.js';
 import { cliVersion } from '../version.js';
 import { type DryRun, startDryRun } from './dry-run.js';
 import { checkDryRunModels } from './dry-run-models.js';
@@ -95,6 +96,19 @@ export async function runCommand(
   }
   let dryRun: DryRun | undefined;
   let runtime: Runtime | undefined;
+  // Traces and metrics over OTLP when an OTEL_EXPORTER_OTLP_*ENDPOINT is set (else not loaded);
+  // a malformed endpoint stops here, before anything is started.
+  const telemetry: RunTelemetry | undefined = await startRunTelemetry(process.env, {
+    hankName: hank.config.meta.name,
+    executionDir: () => {
+      try {
+        return runtime?.executionDir;
+      } catch {
+        return undefined;
+      }
+    },
+  });
+  if (telemetry) note(terminal.style.dim(telemetry.description));
   if (options.scriptedModel) {
     checkDryRunModels(hank.config, configured.model);
     dryRun = await startDryRun(options.scriptedModel, inputs.dataPath);
@@ -124,11 +138,17 @@ export async function runCommand(
   );
   const active = runtime;
   active.on((event) => {
+    telemetry?.onEvent(event);
     // The runtime logs an error, then emits it as an event: show it once (NDJSON keeps every event).
     const message = event.type === 'error' ? event.data.message : undefined;
     if (message !== undefined && !options.json && loggedErrors.delete(message)) return;
     view.onEvent(event);
   });
+  let telemetryWarning: Promise<string | undefined> | undefined;
+  const finishTelemetry = () => {
+    telemetryWarning ??= telemetry?.finish() ?? Promise.resolve(undefined);
+    return telemetryWarning;
+  };
 
   const signals = handleRunSignals(active, view);
   const startedAt = Date.now();
@@ -165,11 +185,15 @@ export async function runCommand(
       dryRun,
       toStderr: view.summaryToStderr,
     });
+    // After the summary: the spans of the run's end go out now, bounded by a deadline.
+    const warning = await finishTelemetry();
+    if (warning) terminal.err(terminal.style.yellow(`! ${warning}`));
     return exit.exitCode;
   } finally {
     detach?.();
     view.stop();
     signals.dispose();
+    await finishTelemetry();
     await dryRun?.close();
   }
 }

@@ -1,0 +1,143 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { JobResult, WorkerEvent } from '@hankweave/queue';
+import { type RedisServer, startRedis } from '@hankweave/queue/testing';
+import { closedPort } from '@hankweave/telemetry/testing';
+import parsePrometheusTextFormat from 'parse-prometheus-text-format';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, CLI_ROOT, createSandbox, runCli, type Sandbox } from './cli-harness.js';
+
+// A real redis-server, a `hankweave worker --metrics-port` process of the built binary, a dry-run
+// job of the bundled example; its /metrics scraped over HTTP and read with a Prometheus
+// text-format parser.
+describe('hankweave worker --metrics-port', () => {
+  let redis: RedisServer;
+  let sandbox: Sandbox;
+  let worker: ChildProcess;
+  let exited: Promise<number | null>;
+  let port: number;
+  const events: WorkerEvent[] = [];
+  let stdout = '';
+  const queue = 'metrics';
+
+  const scrape = async () => {
+    const response = await fetch(`http://127.0.0.1:${port}/metrics`);
+    expect(response.status).toBe(200);
+    return parsePrometheusTextFormat(await response.text());
+  };
+  const waitFor = async (predicate: () => boolean, what: string, timeoutMs = 90_000) => {
+    const started = Date.now();
+    while (!predicate()) {
+      if (Date.now() - started > timeoutMs) throw new Error(`no ${what}; output:\n${stdout}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    sandbox = createSandbox();
+    port = await closedPort();
+    worker = spawn(
+      process.execPath,
+      [
+        ...[BIN, 'worker', '--redis', redis.url, '--queue', queue, '--json'],
+        ...['--base', join(sandbox.root, 'shared'), '--metrics-port', String(port)],
+      ],
+      { env: sandbox.env, cwd: CLI_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    exited = new Promise((resolve) => worker.on('exit', resolve));
+    let buffer = '';
+    worker.stdout?.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString('utf8');
+      stdout += chunk.toString('utf8');
+      const lines = buffer.split('\n');
+      buffer = lines.pop() ?? '';
+      for (const line of lines) if (line.trim()) events.push(JSON.parse(line));
+    });
+    worker.stderr?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    await waitFor(() => events.some((event) => event.type === 'worker.ready'), 'worker.ready');
+  });
+  afterAll(async () => {
+    worker?.kill('SIGKILL');
+    await redis?.stop();
+    sandbox?.cleanup();
+  });
+
+  it('says where, and serves the queue before any job', async () => {
+    expect(stdout).toContain(`Prometheus metrics at http://127.0.0.1:${port}/metrics`);
+    const families = await scrape();
+    const jobs = families.find((family) => family.name === 'hankweave_queue_jobs');
+    expect(jobs?.type).toBe('GAUGE');
+    expect(
+      jobs?.metrics.find((metric) => metric.labels?.hankweave_job_state === 'waiting')?.value,
+    ).toBe('0');
+  });
+
+  it('counts a dry-run job: job states, codons, durations, costs and tokens', async () => {
+    const hankDir = sandbox.copyExample().hankDir;
+    const submitted = await runCli(
+      [
+        ...['submit', hankDir, join(hankDir, 'data'), '--redis', redis.url, '--queue', queue],
+        ...['--scripted-model', join(hankDir, 'model-script.json'), '--json'],
+      ],
+      { env: sandbox.env },
+    );
+    expect(submitted.stderr).toBe('');
+    const { jobId } = JSON.parse(submitted.stdout) as { jobId: string };
+    await waitFor(
+      () => events.some((event) => event.type === 'job.completed' && event.jobId === jobId),
+      'job.completed',
+    );
+    const completed = events.find((event) => event.type === 'job.completed') as {
+      result: JobResult;
+    };
+    const families = await scrape();
+    const family = (name: string) => {
+      const found = families.find((candidate) => candidate.name === name);
+      if (!found) throw new Error(`no ${name} in ${families.map((f) => f.name).join(', ')}`);
+      return found;
+    };
+    const sum = (name: string, where: (labels: Record<string, string>) => boolean = () => true) =>
+      family(name)
+        .metrics.filter((metric) => where(metric.labels ?? {}))
+        .reduce((total, metric) => total + Number(metric.value), 0);
+    const state = JSON.parse(
+      readFileSync(join(completed.result.executionDir, '.hankweave', 'state.json'), 'utf8'),
+    ) as {
+      runs: Array<{ codons: Array<{ finalCost: number; finalTokens: Record<string, number> }> }>;
+    };
+    const codons = state.runs.flatMap((run) => run.codons);
+    expect(sum('hankweave_queue_jobs', (l) => l.hankweave_job_state === 'completed')).toBe(1);
+    expect(sum('hankweave_queue_jobs', (l) => l.hankweave_job_state === 'active')).toBe(0);
+    expect(sum('hankweave_worker_running')).toBe(0);
+    expect(sum('hankweave_worker_jobs_total', (l) => l.hankweave_job_outcome === 'started')).toBe(
+      1,
+    );
+    expect(sum('hankweave_worker_jobs_total', (l) => l.hankweave_job_outcome === 'completed')).toBe(
+      1,
+    );
+    expect(
+      sum(
+        'hankweave_codons_total',
+        (l) => l.hankweave_codon_status === 'completed' && l.hankweave_hank_name === 'hello-hank',
+      ),
+    ).toBe(codons.length);
+    expect(sum('hankweave_cost_total')).toBeCloseTo(
+      codons.reduce((total, codon) => total + codon.finalCost, 0),
+      10,
+    );
+    expect(sum('hankweave_tokens_total', (l) => l.gen_ai_token_type === 'output')).toBe(
+      codons.reduce((total, codon) => total + (codon.finalTokens.outputTokens ?? 0), 0),
+    );
+    expect(family('hankweave_codon_duration').type).toBe('HISTOGRAM');
+  });
+
+  it('closes the endpoint with the worker', async () => {
+    worker.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    await expect(fetch(`http://127.0.0.1:${port}/metrics`)).rejects.toThrow();
+  });
+});
