@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { journalPath, readMeta } from '@hankweave/inspection';
 import { openJournalReadOnly } from '@hankweave/journal';
 import {
   createTraceExporter,
@@ -12,7 +13,6 @@ import {
 } from '@hankweave/telemetry';
 import { withExecutionOptions } from '../execution/execution-options.js';
 import { findExecution } from '../execution/find-execution.js';
-import { journalPath, readMeta } from '../execution/open-inspection.js';
 import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
 import type { Terminal } from '../output/terminal.js';
