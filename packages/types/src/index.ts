@@ -96,7 +96,12 @@ export {
   archiveManifestEntrySchema,
   archiveManifestSchema,
 } from './files/archive-manifest.js';
-export { type ExecutionMeta, executionMetaSchema } from './files/execution-meta.js';
+export {
+  type ExecutionMeta,
+  executionMetaSchema,
+  type HankSource,
+  hankSourceSchema,
+} from './files/execution-meta.js';
 export {
   type LoopIterationRecord,
   type LoopSessionRegistry,

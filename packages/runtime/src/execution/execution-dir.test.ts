@@ -117,6 +117,24 @@ describe('prepareExecution()', () => {
     expect(elsewhere.created).toBe(true);
   });
 
+  it('records where the hank came from, and a malformed record reads as absent', async () => {
+    const source = {
+      kind: 'git' as const,
+      url: 'https://example.com/team/hanks.git',
+      ref: 'feature/review',
+      commit: 'a'.repeat(40),
+      subdir: 'review',
+    };
+    const { layout } = await prepareExecution({ ...base(), hankSource: source });
+    const written = JSON.parse(readFileSync(layout.metaFile, 'utf8'));
+    expect(written.hankSource).toEqual(source);
+    expect(executionMetaSchema.parse(written).hankSource).toEqual(source);
+    // A reader of a file whose record is broken still gets the rest of the meta.
+    const broken = { ...written, hankSource: { kind: 'git', url: 42 } };
+    expect(executionMetaSchema.parse(broken).hankSource).toBeUndefined();
+    expect(executionMetaSchema.parse(broken).hankPath).toBe(written.hankPath);
+  });
+
   it('copies the data with copyData and links a single file inside a directory', async () => {
     const copied = await prepareExecution({
       ...base(),

@@ -59,6 +59,8 @@ export interface PrepareExecutionOptions {
   confirm?: (question: string) => boolean | Promise<boolean>;
   /** The containment of the run about to start, recorded in execution-meta.json. */
   containment?: RecordedExecutionMeta['containment'];
+  /** Where the hank came from, recorded in execution-meta.json. */
+  hankSource?: RecordedExecutionMeta['hankSource'];
   now?: () => Date;
   /**
    * Called once the directory is chosen and checked, before anything in it is written (layout,
@@ -170,6 +172,7 @@ export async function prepareExecution(
     lastUsed: timestamp,
     dataHashVersion: DATA_HASH_VERSION,
     ...(options.containment !== undefined && { containment: options.containment }),
+    ...(options.hankSource !== undefined && { hankSource: options.hankSource }),
     ...createdRecord(previous, inherited, before),
   };
   await writeExecutionMeta(layout.metaFile, meta);

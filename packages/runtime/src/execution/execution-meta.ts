@@ -44,7 +44,7 @@ export async function readExecutionMeta(path: string): Promise<RecordedExecution
 
 /**
  * Writes `execution-meta.json` with exactly the seed's fields (and hankweave's additions when
- * given: `dataHashVersion`, `containment`, `created`; readers of the original ignore them),
+ * given: `dataHashVersion`, `containment`, `created`, `hankSource`; readers of the original ignore them),
  * durably and atomically: when it resolves the file is on disk, and a crash at any step leaves
  * the previous file or this one.
  */
@@ -66,6 +66,7 @@ export async function writeExecutionMeta(
     ...(meta.dataHashVersion !== undefined ? { dataHashVersion: meta.dataHashVersion } : {}),
     ...(meta.containment !== undefined ? { containment: meta.containment } : {}),
     ...(meta.created !== undefined ? { created: meta.created } : {}),
+    ...(meta.hankSource !== undefined ? { hankSource: meta.hankSource } : {}),
   };
   await writeFileAtomic(path, toJsonFile(exact), options);
 }

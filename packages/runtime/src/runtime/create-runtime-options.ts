@@ -1,5 +1,5 @@
 import type { AgentHarness } from '@hankweave/harness';
-import type { HankConfigInput, ModelCatalog } from '@hankweave/types';
+import type { HankConfigInput, HankSource, ModelCatalog } from '@hankweave/types';
 import type { RuntimeLogger } from '../events/server-log.js';
 import type { ReplayOptions } from '../replay/replay-options.js';
 import type { SandboxMode } from '../sandbox/containment.js';
@@ -13,6 +13,11 @@ export interface CreateRuntimeOptions {
   hankPath?: string;
   /** Where the hank's files are; default the directory of `hankPath`. */
   hankDir?: string;
+  /**
+   * Where the hank came from, recorded in execution-meta.json (`hankSource`): a git URL and the
+   * commit that ran, or a bundle and its hash. Default: `{kind: 'path'}` with the hank's path.
+   */
+  hankSource?: HankSource;
   /** The data the agents read (a file or a directory), linked at `agentRoot/read_only_data_source`. */
   dataPath: string;
   /** An explicit execution directory (created or resumed). Default: a managed one, resumed by data hash. */

@@ -200,6 +200,7 @@ export async function openExecution(
         : {}),
     ...(options.executionBaseDir !== undefined ? { baseDir: options.executionBaseDir } : {}),
     containment: containmentRecord(containment, clock().toISOString()),
+    hankSource: options.hankSource ?? { kind: 'path', path: hank.hankPath },
     now: clock,
     beforeWrite: async (layout) => {
       lock = await acquireRuntimeLock(layout.hankweaveDir, { clock });

@@ -1,6 +1,34 @@
 import { z } from 'zod';
 import { timestampSchema } from '../common.js';
 
+/**
+ * Where a hank came from (hankweave's addition to execution-meta.json, issue 35): a directory on
+ * this machine, a git repository at a resolved commit, or a verified `.hank` bundle. A resume of
+ * a git hank runs the recorded commit, not the branch's newest.
+ */
+export const hankSourceSchema = z.discriminatedUnion('kind', [
+  z.looseObject({ kind: z.literal('path'), path: z.string() }),
+  z.looseObject({
+    kind: z.literal('git'),
+    /** The URL as given (credentials never recorded). */
+    url: z.string(),
+    /** The branch, tag or commit asked for; absent: the remote's default branch. */
+    ref: z.string().optional(),
+    /** The commit that ran (40 hex digits). */
+    commit: z.string(),
+    /** The hank's directory inside the repository; absent: its root. */
+    subdir: z.string().optional(),
+  }),
+  z.looseObject({
+    kind: z.literal('bundle'),
+    /** The bundle file as given. */
+    path: z.string(),
+    /** sha256 of the bundle's canonical content, as its hank.lock states. */
+    bundleHash: z.string(),
+  }),
+]);
+export type HankSource = z.infer<typeof hankSourceSchema>;
+
 /** `.hankweave/execution-meta.json` (seed 001): the identity of an execution directory. */
 export const executionMetaSchema = z.looseObject({
   version: z.string(),
@@ -42,5 +70,11 @@ export const executionMetaSchema = z.looseObject({
     .looseObject({ directory: z.boolean(), entries: z.array(z.string()) })
     .optional()
     .catch(undefined),
+  /**
+   * hankweave's addition: where the hank came from (`HankSource`). Absent in the original's files
+   * and in ours before issue 35 (then `hankPath` is all there is); a malformed value reads as
+   * absent.
+   */
+  hankSource: hankSourceSchema.optional().catch(undefined),
 });
 export type ExecutionMeta = z.infer<typeof executionMetaSchema>;
