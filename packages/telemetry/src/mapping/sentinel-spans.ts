@@ -6,6 +6,19 @@ import { providerOf } from './provider.js';
 import type { SpanBook } from './span-book.js';
 import { asJson, clip, num, obj, str } from './values.js';
 
+/**
+ * The calls of one sentinel on one codon share this prefix (a missing id reads as ''; the ids are
+ * JSON-quoted so that no id can run into the next).
+ */
+function callPrefix(data: Record<string, unknown>): string {
+  return `${JSON.stringify([str(data.codonId) ?? '', str(data.sentinelId) ?? ''])}#`;
+}
+
+/** The key of the call an event names: its sentinel, codon and trigger number. */
+function callKey(data: Record<string, unknown>): string {
+  return `${callPrefix(data)}${num(data.triggerNumber) ?? 0}`;
+}
+
 /** sentinel.loaded: remembers the sentinel's model for its calls' spans. */
 export function sentinelLoaded(book: SpanBook, data: Record<string, unknown>): void {
   book.sentinelModels.set(str(data.sentinelId) ?? '', str(data.model) ?? '');
@@ -19,7 +32,7 @@ export function sentinelCall(book: SpanBook, data: Record<string, unknown>, t: n
   const codonId = str(data.codonId) ?? '';
   const sentinelId = str(data.sentinelId) ?? '';
   const trigger = num(data.triggerNumber) ?? 0;
-  const key = `${codonId}|${sentinelId}|${trigger}`;
+  const key = callKey(data);
   const existing = book.sentinelCalls.get(key);
   if (existing) return existing;
   const model = book.sentinelModels.get(sentinelId);
@@ -45,9 +58,7 @@ export function sentinelCall(book: SpanBook, data: Record<string, unknown>, t: n
 /** sentinel.output: the call's tokens, cost and (captured) output; ends its span. */
 export function sentinelOutput(book: SpanBook, data: Record<string, unknown>, t: number): void {
   const span = sentinelCall(book, data, t);
-  book.sentinelCalls.delete(
-    `${str(data.codonId) ?? ''}|${str(data.sentinelId) ?? ''}|${num(data.triggerNumber) ?? 0}`,
-  );
+  book.sentinelCalls.delete(callKey(data));
   const tokens = obj(data.tokens);
   const cost = num(data.cost) ?? 0;
   Object.assign(span.attributes, {
@@ -71,14 +82,12 @@ export function sentinelOutput(book: SpanBook, data: Record<string, unknown>, t:
 /** sentinel.error: ends a call of the sentinel with the error. */
 export function sentinelError(book: SpanBook, data: Record<string, unknown>, t: number): void {
   // An error carries no trigger number: it ends the sentinel's oldest open call.
-  const prefix = `${str(data.codonId)}|${str(data.sentinelId)}|`;
+  const prefix = callPrefix(data);
   const key = [...book.sentinelCalls.keys()].find((candidate) => candidate.startsWith(prefix));
   let span = key !== undefined ? book.sentinelCalls.get(key) : undefined;
   if (key !== undefined) book.sentinelCalls.delete(key);
   span ??= sentinelCall(book, data, t);
-  book.sentinelCalls.delete(
-    `${str(data.codonId)}|${str(data.sentinelId)}|${num(data.triggerNumber) ?? 0}`,
-  );
+  book.sentinelCalls.delete(callKey(data));
   span.attributes[HANKWEAVE.sentinelErrorType] = str(data.errorType) ?? 'unknown';
   span.attributes['error.type'] = str(data.errorType) ?? 'unknown';
   span.status = {
@@ -93,7 +102,7 @@ export function sentinelError(book: SpanBook, data: Record<string, unknown>, t: 
 /** sentinel.unloaded: the sentinel's calls still open will get no answer; they end incomplete. */
 export function sentinelUnloaded(book: SpanBook, data: Record<string, unknown>, t: number): void {
   for (const [key, span] of book.sentinelCalls) {
-    if (key.startsWith(`${str(data.codonId)}|${str(data.sentinelId)}|`)) {
+    if (key.startsWith(callPrefix(data))) {
       book.sentinelCalls.delete(key);
       book.end(span, t, true);
     }
