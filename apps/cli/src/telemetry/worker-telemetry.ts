@@ -1,7 +1,7 @@
 import type { HankWorker, WorkerEvent } from '@hankweave/queue';
 import type { HankweaveEvent } from '@hankweave/types';
 import { CliError } from '../output/cli-error.js';
-import { otlpEndpointSet } from './otel-env.js';
+import { OTEL_FIX_HINT, otlpEndpointSet } from './otel-env.js';
 
 /**
  * The telemetry of `hankweave worker`: its metrics on a Prometheus endpoint (opt-in) and/or
@@ -71,7 +71,7 @@ export async function startWorkerTelemetry(
         error.message,
         port !== undefined
           ? 'Pick a free port with --metrics-port, or fix the OTEL_EXPORTER_OTLP_* variable named.'
-          : 'Set it to the OTLP/HTTP address of a collector, e.g. http://localhost:4318.',
+          : OTEL_FIX_HINT,
       );
     }
     throw error;
