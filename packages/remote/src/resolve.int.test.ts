@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import {
   lstatSync,
   mkdirSync,
@@ -8,7 +9,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resolveRemoteHank } from './resolve.js';
@@ -208,6 +209,49 @@ describe('resolveRemoteHank()', () => {
     ).rejects.toMatchObject({
       code: 'REMOTE_INVALID_URL',
     });
+  });
+
+  it("never reuses a checkout without its marker, and takes over a dead process's lock", async () => {
+    const url = `${server.url}/hanks.git#v1.0.0`;
+    const first = await resolveRemoteHank(url, { cacheDir });
+    // A crash between the rename and the marker: the tree is there, its marker is not.
+    rmSync(`${first.checkoutDir}.done`);
+    writeFileSync(join(first.checkoutDir, 'junk'), 'left by a crash');
+    mkdirSync(join(first.checkoutDir, '..', '..', 'lock'));
+    writeFileSync(
+      join(first.checkoutDir, '..', '..', 'lock', 'owner.json'),
+      JSON.stringify({ pid: 2 ** 22 + 17, host: hostname(), at: new Date().toISOString() }),
+    );
+    const again = await resolveRemoteHank(url, { cacheDir, lockTimeoutMs: 5_000 });
+    expect(again.checkoutDir).toBe(first.checkoutDir);
+    expect(readdirSync(again.checkoutDir)).not.toContain('junk');
+    expect(readdirSync(join(again.checkoutDir, '..', '..'))).not.toContain('lock');
+  });
+
+  it('lets separate processes resolve one URL at once into one checkout (dist/)', async () => {
+    const dist = new URL('../dist/index.js', import.meta.url).href;
+    const script = `const { resolveRemoteHank } = await import(${JSON.stringify(dist)});
+      const hank = await resolveRemoteHank(process.argv[1], { cacheDir: process.argv[2] });
+      process.stdout.write(JSON.stringify({ commit: hank.commit, dir: hank.checkoutDir }));`;
+    const url = `${server.url}/hanks.git#feature/x`;
+    const runs = await Promise.all(
+      [1, 2, 3].map(
+        () =>
+          new Promise<string>((resolve, reject) => {
+            execFile(
+              process.execPath,
+              ['--input-type=module', '-e', script, url, cacheDir],
+              (error, stdout, stderr) => (error ? reject(new Error(stderr)) : resolve(stdout)),
+            );
+          }),
+      ),
+    );
+    const results = runs.map((out) => JSON.parse(out) as { commit: string; dir: string });
+    expect(new Set(results.map((one) => `${one.commit} ${one.dir}`)).size).toBe(1);
+    expect(results[0]?.commit).toBe(commits.feature);
+    const trees = readdirSync(join(results[0]?.dir as string, '..'));
+    expect(trees.filter((name) => name.startsWith('.tmp-'))).toEqual([]);
+    expect(read(results[0]?.dir as string)).toBe('{"v":"feature"}');
   });
 
   it('lets concurrent resolutions of one URL share one checkout', async () => {
