@@ -143,6 +143,12 @@ describe('resolveRemoteHank()', () => {
       const offline = await resolveRemoteHank(url, { cacheDir, branchTtlMs: 0 });
       expect(offline.commit).toBe(moved);
       expect(offline.offline?.resolvedAt).toEqual(expect.any(String));
+      // The checkout deleted by hand: made again from the mirror, still offline.
+      rmSync(offline.checkoutDir, { recursive: true });
+      rmSync(`${offline.checkoutDir}.done`);
+      const rebuilt = await resolveRemoteHank(url, { cacheDir, branchTtlMs: 0 });
+      expect(rebuilt.offline).toBeDefined();
+      expect(read(rebuilt.hankPath)).toBe('{"n":2}');
       await expect(
         resolveRemoteHank(`${server.url}/hanks.git`, { cacheDir: join(cacheDir, 'empty') }),
       ).rejects.toMatchObject({ code: 'REMOTE_UNREACHABLE' });

@@ -160,8 +160,17 @@ async function findCommit(
   try {
     advertised = await repo.listRefs();
   } catch (error) {
-    if (RemoteError.is(error, 'REMOTE_UNREACHABLE') && usable) {
-      return { ...cached, offline: { resolvedAt: cached.resolvedAt, reason: error.message } };
+    if (RemoteError.is(error, 'REMOTE_UNREACHABLE') && cached !== undefined) {
+      // Its checkout, or (when only the checkout was deleted) one made again from the mirror.
+      if (
+        usable ||
+        (await repo.checkout(cached.commit).then(
+          () => true,
+          () => false,
+        ))
+      ) {
+        return { ...cached, offline: { resolvedAt: cached.resolvedAt, reason: error.message } };
+      }
     }
     throw error;
   }
