@@ -94,8 +94,9 @@ describe('remote hanks (a git smart-HTTP server on loopback)', () => {
     expect(server.requests.length).toBe(before);
   });
 
-  it('resolves a tag, a full and an abbreviated commit (kept forever), and prints the source', async () => {
-    for (const ref of ['v1', commits.first as string, (commits.first as string).slice(0, 9)]) {
+  it('resolves a tag and an abbreviated commit (kept forever), and prints the source', async () => {
+    // (The library's own tests cover full commits; one CLI process each costs a second here.)
+    for (const ref of ['v1', (commits.first as string).slice(0, 9)]) {
       const validate = await cli(['validate', '--json', `${repo}#${ref}:hanks/hello`]);
       expect(validate.code, validate.stderr).toBe(0);
       expect(JSON.parse(validate.stdout).hankSource).toMatchObject({ ref, commit: commits.first });
@@ -168,10 +169,7 @@ describe('remote hanks (a git smart-HTTP server on loopback)', () => {
     }
   });
 
-  it('refuses a subdir that climbs out, and an ssh URL with the https one to use', async () => {
-    const climbing = await cli(['validate', `${repo}#main:../..`]);
-    expect(climbing.code).toBe(1);
-    expect(climbing.stderr).toContain('climbs out');
+  it('refuses an ssh URL, naming the https one to use', async () => {
     const ssh = await cli(['validate', 'git@github.com:acme/hanks.git#main']);
     expect(ssh.code).toBe(1);
     expect(ssh.stderr).toContain('https://github.com/acme/hanks.git#main');
