@@ -27,7 +27,8 @@ export { isRemoteHankUrl };
  * `validate`, `doctor` and a run's hank argument: a path (a hank.json or its directory) as
  * `resolveHankPath` reads it, or a git URL (`<url>[#ref][:subdir]`, see @hankweave/remote)
  * resolved through the cache. `pinned`: the git source an execution being resumed recorded;
- * when it names the same repository and subdir, its commit runs, not the ref's newest.
+ * when it names the same repository, ref and subdir, its commit runs, not the ref's newest
+ * (another ref is another hank: it runs, and the runtime warns that hank.json changed).
  *
  * @throws {CliError} for every RemoteError (CLI_USAGE for a bad or ssh URL, CLI_NOT_FOUND for a
  *   missing ref, subdir or repository, CLI_FAILED otherwise), and as `resolveHankPath` does.
@@ -43,6 +44,7 @@ export async function resolveHankArgument(
     const pinned =
       options.pinned?.kind === 'git' &&
       options.pinned.url === spec.url &&
+      options.pinned.ref === spec.ref &&
       (options.pinned.subdir ?? '') === (spec.subdir ?? '')
         ? options.pinned
         : undefined;
