@@ -5,8 +5,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** Debian git's smart-HTTP CGI. */
-export const GIT_HTTP_BACKEND = '/usr/lib/git-core/git-http-backend';
+/**
+ * git's smart-HTTP CGI: `git-http-backend` in `git --exec-path` (Debian:
+ * `/usr/lib/git-core/git-http-backend`).
+ */
+export const GIT_HTTP_BACKEND = join(
+  spawnSync('git', ['--exec-path'], { encoding: 'utf8' }).stdout?.trim() || '/usr/lib/git-core',
+  'git-http-backend',
+);
 
 export interface GitHttpServer {
   /** `http://127.0.0.1:<port>`; a repository `name.git` in `root` is at `${url}/name.git`. */
