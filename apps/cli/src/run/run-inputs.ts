@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { executionLayout, readExecutionMeta } from '@hankweave/runtime';
+import type { HankSource } from '@hankweave/types';
 import { resolveHankPath } from '../commands/load-hank.js';
 import {
   defaultDataOf,
@@ -9,6 +10,7 @@ import {
 } from '../execution/find-execution.js';
 import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
+import { isRemoteHankUrl, recordedHank, remoteRunInputs } from './remote-source.js';
 
 /** What to run: absolute paths of hank.json and of the data. */
 export interface RunInputs {
@@ -16,6 +18,10 @@ export interface RunInputs {
   dataPath: string;
   /** Said once before the run (the data is the hank's own directory). */
   warnings?: string[];
+  /** Where the hank came from, when it is not a plain path (a git URL at a commit). */
+  hankSource?: HankSource;
+  /** One-line warnings for stderr about the hank's source (a remote used offline, a resume pinned). */
+  sourceNotes?: string[];
 }
 
 /**
@@ -31,7 +37,7 @@ export interface RunInputs {
  */
 export async function resolveRunInputs(
   positionals: string[],
-  options: { data?: string; execution?: string },
+  options: { data?: string; execution?: string; startNew?: boolean },
 ): Promise<RunInputs> {
   const [first, second] = positionals;
   if (positionals.length > 2) {
@@ -63,6 +69,15 @@ export async function resolveRunInputs(
       : resolve(meta.readOnlySourceDataPath)
     : undefined;
 
+  // A git URL is a hank (reference §1.1), alone or with the data (remote-source.ts).
+  if (first !== undefined && isRemoteHankUrl(first)) {
+    const dataPath = resolve(second ?? options.data ?? recordedData ?? process.cwd());
+    return remoteRunInputs(first, dataPath, {
+      meta,
+      explicit: options.execution !== undefined,
+      startNew: options.startNew === true,
+    });
+  }
   if (first !== undefined && (second !== undefined || first.endsWith('.json'))) {
     return {
       hankPath: resolveHankPath(first),
@@ -78,7 +93,7 @@ export async function resolveRunInputs(
     };
   }
   if (first === undefined && meta && options.data === undefined) {
-    return { hankPath: meta.hankPath, dataPath: recordedData as string };
+    return { ...(await fromRecord(meta)), dataPath: recordedData as string };
   }
   const dataPath = resolve(first ?? options.data ?? process.cwd());
   if (!existsSync(dataPath)) {
@@ -91,10 +106,21 @@ export async function resolveRunInputs(
   for (const candidate of [join(dataPath, 'hank.json'), resolve('hank.json')]) {
     if (existsSync(candidate)) return { hankPath: candidate, dataPath };
   }
-  if (meta) return { hankPath: meta.hankPath, dataPath };
+  if (meta) return { ...(await fromRecord(meta)), dataPath };
   throw new CliError(
     'CLI_NOT_FOUND',
     `No hank.json found (looked in ${dataPath} and ${process.cwd()})`,
     `Pass a hank: ${commandHint('<hank.json | dir>', '[data]')}, or scaffold one with \`${commandHint('init')}\`.`,
   );
+}
+
+/** The hank an execution recorded (a git source: its commit, from the cache or fetched). */
+async function fromRecord(
+  meta: Parameters<typeof recordedHank>[0],
+): Promise<Omit<RunInputs, 'dataPath'>> {
+  const hank = await recordedHank(meta);
+  return {
+    hankPath: hank.hankPath,
+    ...(hank.hankSource ? { hankSource: hank.hankSource } : {}),
+  };
 }
