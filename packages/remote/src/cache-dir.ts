@@ -25,6 +25,21 @@ export function branchTtlFromEnv(env: NodeJS.ProcessEnv = process.env): number {
   return Number(text.trim()) * 1000;
 }
 
+/** How long a request to a remote may go without a byte before it is abandoned (30 s). */
+export const DEFAULT_REMOTE_TIMEOUT_MS = 30_000;
+
+/**
+ * The remote's idle timeout from `HANKWEAVE_REMOTE_TIMEOUT_SECONDS` (a whole number of seconds
+ * above 0), else {@link DEFAULT_REMOTE_TIMEOUT_MS}.
+ */
+export function remoteTimeoutFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const text = env.HANKWEAVE_REMOTE_TIMEOUT_SECONDS?.trim();
+  if (text === undefined || !/^\d+$/.test(text) || Number(text) === 0) {
+    return DEFAULT_REMOTE_TIMEOUT_MS;
+  }
+  return Number(text) * 1000;
+}
+
 /**
  * The cache folder of one repository: `<cacheDir>/remote/<host-and-path>-<12 hex of sha256>`.
  * `url` must be without credentials, so two tokens for one repository share it and no secret

@@ -3,7 +3,9 @@
 export {
   branchTtlFromEnv,
   DEFAULT_BRANCH_TTL_MS,
+  DEFAULT_REMOTE_TIMEOUT_MS,
   defaultCacheDir,
+  remoteTimeoutFromEnv,
   repositoryCacheDir,
 } from './cache-dir.js';
 export { REMOTE_ERROR_CODES, RemoteError, type RemoteErrorCode } from './errors.js';

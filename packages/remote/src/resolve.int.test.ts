@@ -9,6 +9,8 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { createServer as createHttpServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -154,6 +156,56 @@ describe('resolveRemoteHank()', () => {
       ).rejects.toMatchObject({ code: 'REMOTE_UNREACHABLE' });
     } finally {
       await server.restart();
+    }
+  });
+
+  it('gives up on a remote that stops answering, at any point, and falls back on the cache', async () => {
+    makeRepo('stalling', { 'hank.json': '{"s":1}' });
+    // A proxy in front of the git server: `forward` passes requests through; `silent` accepts
+    // and never answers; `halfway` sends the headers and part of the body, then nothing.
+    let mode: 'forward' | 'silent' | 'halfway' = 'forward';
+    const target = new URL(server.url);
+    const proxy = createHttpServer((request, response) => {
+      if (mode === 'silent') return;
+      if (mode === 'halfway') {
+        response.writeHead(200, { 'content-type': 'application/x-git-upload-pack-advertisement' });
+        response.write('001e# service=git-upload-pack\n');
+        return;
+      }
+      const upstream = httpRequest(
+        {
+          host: target.hostname,
+          port: target.port,
+          path: request.url,
+          method: request.method,
+          headers: request.headers,
+        },
+        (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+        },
+      );
+      request.pipe(upstream);
+    });
+    await new Promise<void>((done) => proxy.listen(0, '127.0.0.1', done));
+    const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/stalling.git#main`;
+    try {
+      const first = await resolveRemoteHank(url, { cacheDir, branchTtlMs: 0, timeoutMs: 400 });
+      for (const stall of ['silent', 'halfway'] as const) {
+        mode = stall;
+        const started = Date.now();
+        const offline = await resolveRemoteHank(url, { cacheDir, branchTtlMs: 0, timeoutMs: 400 });
+        expect(Date.now() - started).toBeLessThan(5000);
+        expect(offline).toMatchObject({ commit: first.commit, contacted: true });
+        expect(offline.offline?.reason).toMatch(/timed out/i);
+        // Nothing cached for this URL: the same stall is an error naming the URL, not a hang.
+        await expect(
+          resolveRemoteHank(url, { cacheDir: join(cacheDir, `none-${stall}`), timeoutMs: 400 }),
+        ).rejects.toMatchObject({ code: 'REMOTE_UNREACHABLE' });
+      }
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise<void>((done) => proxy.close(() => done()));
     }
   });
 

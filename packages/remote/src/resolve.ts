@@ -3,7 +3,12 @@ import { mkdir, readdir, readFile, realpath, rename, rm, stat } from 'node:fs/pr
 import { join } from 'node:path';
 import { isInside, writeFileAtomic } from '@hankweave/durable-io';
 import type { HankSource } from '@hankweave/types';
-import { branchTtlFromEnv, defaultCacheDir, repositoryCacheDir } from './cache-dir.js';
+import {
+  branchTtlFromEnv,
+  defaultCacheDir,
+  remoteTimeoutFromEnv,
+  repositoryCacheDir,
+} from './cache-dir.js';
 import { writeCommitTree } from './checkout.js';
 import { RemoteError } from './errors.js';
 import { isomorphicGit, isomorphicHttp } from './iso-git.js';
@@ -22,6 +27,11 @@ export interface ResolveRemoteHankOptions {
   commit?: string;
   /** How long to wait for another process's lock on the repository (default 120 s). */
   lockTimeoutMs?: number;
+  /**
+   * How long a request to the remote may go without a byte (default
+   * `HANKWEAVE_REMOTE_TIMEOUT_SECONDS`, else 30 s): then the remote counts as unreachable.
+   */
+  timeoutMs?: number;
   /** Read for the defaults above (default `process.env`). */
   env?: NodeJS.ProcessEnv;
   now?: () => Date;
@@ -100,6 +110,7 @@ export async function resolveRemoteHank(
     repositoryCacheDir(options.cacheDir ?? defaultCacheDir(env), spec.url),
     spec,
     options.lockTimeoutMs ?? 120_000,
+    options.timeoutMs ?? remoteTimeoutFromEnv(env),
   );
   const found = await findCommit(repo, spec, options.commit, ttl, now);
   const checkoutDir = await repo.checkout(found.commit);
@@ -269,6 +280,7 @@ class RepositoryCache {
     readonly dir: string,
     private readonly spec: RemoteHankSpec,
     private readonly lockTimeoutMs: number,
+    private readonly timeoutMs: number,
   ) {
     this.gitdir = join(dir, 'repo.git');
     this.trees = join(dir, 'trees');
@@ -325,16 +337,19 @@ class RepositoryCache {
   /** The server's refs (`git ls-remote`: one GET of `info/refs`), HEAD's target included. */
   async listRefs(): Promise<{ ref: string; oid: string; target?: string; peeled?: string }[]> {
     const git = await isomorphicGit();
-    const { default: http } = await isomorphicHttp();
+    const http = await isomorphicHttp(this.timeoutMs);
     this.contacted = true;
     try {
-      return await git.listServerRefs({
-        http,
+      const refs = await git.listServerRefs({
+        http: http.client,
         url: this.spec.cloneUrl,
         protocolVersion: 1,
         symrefs: true,
         peelTags: true,
       });
+      const failure = http.failure();
+      if (failure) throw failure;
+      return refs;
     } catch (error) {
       throw this.networkError(error);
     }
@@ -448,17 +463,19 @@ class RepositoryCache {
   /** Every branch and tag of the remote into the mirror (the URL is never written to its config). */
   private async fetchAll(): Promise<void> {
     const git = await isomorphicGit();
-    const { default: http } = await isomorphicHttp();
+    const http = await isomorphicHttp(this.timeoutMs);
     this.contacted = true;
     try {
       await git.fetch({
         fs,
-        http,
+        http: http.client,
         gitdir: this.gitdir,
         url: this.spec.cloneUrl,
         singleBranch: false,
         tags: true,
       });
+      const failure = http.failure();
+      if (failure) throw failure;
     } catch (error) {
       throw this.networkError(error);
     }
