@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { executionLayout, readExecutionMeta } from '@hankweave/runtime';
+import type { HankSource } from '@hankweave/types';
 import { resolveHankPath } from '../commands/load-hank.js';
 import {
   defaultDataOf,
@@ -9,6 +10,7 @@ import {
 } from '../execution/find-execution.js';
 import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
+import { isBundleArgument, openBundleHank } from './bundle-source.js';
 
 /** What to run: absolute paths of hank.json and of the data. */
 export interface RunInputs {
@@ -16,11 +18,17 @@ export interface RunInputs {
   dataPath: string;
   /** Said once before the run (the data is the hank's own directory). */
   warnings?: string[];
+  /** Where the hank came from when it is not a path (a bundle), for execution-meta.json. */
+  hankSource?: HankSource;
+  /** Said once before the run (where a bundle was extracted). */
+  notes?: string[];
 }
 
 /**
  * Works out hank.json and the data from the positionals, `--data` and `--execution`
  * (reference §1.1, §2.3 step 8):
+ * - a first positional ending in `.hank` or `.tar.zst`: a bundle, verified and extracted (see
+ *   `bundle-source.ts`); the data is the second, `--data` or the cwd;
  * - two positionals: the hank (a hank.json or its directory), then the data;
  * - one positional ending in `.json`: the hank; the data is `--data` or the cwd;
  * - one positional directory holding hank.json: the hank; the data is `--data`, else its `data/`
@@ -63,6 +71,16 @@ export async function resolveRunInputs(
       : resolve(meta.readOnlySourceDataPath)
     : undefined;
 
+  // A `.hank` bundle: verified and extracted into the cache, then run like a directory's hank.
+  if (first !== undefined && isBundleArgument(first)) {
+    const bundle = await openBundleHank(first);
+    return {
+      hankPath: bundle.hankPath,
+      dataPath: resolve(second ?? options.data ?? recordedData ?? process.cwd()),
+      hankSource: bundle.hankSource,
+      notes: [bundle.note],
+    };
+  }
   if (first !== undefined && (second !== undefined || first.endsWith('.json'))) {
     return {
       hankPath: resolveHankPath(first),

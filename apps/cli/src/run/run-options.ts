@@ -108,6 +108,7 @@ export function createRuntimeOptions(options: RunOptions, plan: RunPlan): Create
   return {
     hankPath: plan.inputs.hankPath,
     dataPath: plan.inputs.dataPath,
+    ...(plan.inputs.hankSource !== undefined ? { hankSource: plan.inputs.hankSource } : {}),
     ...configured,
     ...(options.execution ? { executionDir: options.execution } : {}),
     ...(options.replay !== undefined ? { replay: { executionDir: resolve(options.replay) } } : {}),
