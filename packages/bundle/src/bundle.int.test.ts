@@ -104,6 +104,11 @@ describe('packHank()', () => {
       utimesSync(join(dir, file), new Date(2001, 1, 1), new Date(2001, 1, 1));
     const touched = await packHank(dir);
     expect(sha(touched.archive)).toBe(sha(first.archive));
+    // An earlier bundle left in the hank directory is not packed into the next one.
+    writeFileSync(join(dir, 'demo-0.9.0.hank'), first.archive);
+    const beside = await packHank(dir);
+    expect(sha(beside.archive)).toBe(sha(first.archive));
+    expect(beside.findings).toMatchObject([{ path: 'demo-0.9.0.hank', severity: 'warning' }]);
     // The same files written in another order, in another directory: the same bundle.
     const other = makeHank();
     expect(sha((await packHank(other)).archive)).toBe(sha(first.archive));

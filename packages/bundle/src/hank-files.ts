@@ -56,6 +56,9 @@ export const DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024;
 /** The fingerprint of {@link DEFAULT_COPY_IGNORES} recorded in a lock (`ignoreDefaults`). */
 export const IGNORE_DEFAULTS_FINGERPRINT = sha256Hex(DEFAULT_COPY_IGNORES.join('\n'));
 
+/** A file a bundle never holds: another bundle. */
+const BUNDLE_NAME = /\.(hank|tar\.zst)$/;
+
 /** A path of hank.json that names a file or a tree of the hank directory. */
 interface Reference {
   /** Where hank.json names it (`hank[1].rigSetup[0].copy.from`). */
@@ -93,7 +96,17 @@ export function collectHankFiles(
   }
   const findings: PackFinding[] = [];
   const exclude = [LOCK_FILE, ...(options.exclude ?? [])];
-  const root = listCopyTree(hankDir, '.', { exclude });
+  const listed = listCopyTree(hankDir, '.', { exclude });
+  // A bundle lying in the hank directory (an earlier pack) is never packed into the next one.
+  const bundles = listed.files.filter((file) => BUNDLE_NAME.test(file.path));
+  const root = { ...listed, files: listed.files.filter((file) => !BUNDLE_NAME.test(file.path)) };
+  for (const bundle of bundles)
+    findings.push({
+      severity: 'warning',
+      code: 'non_portable_name',
+      path: bundle.path,
+      message: 'is a bundle inside the hank directory; left out (bundles never nest)',
+    });
   const listings: CopyTreeListing[] = [root];
   const kept = new Set(root.files.map((file) => file.path));
   for (const reference of referencesOf(hankDir, raw)) {
