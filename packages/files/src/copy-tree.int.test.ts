@@ -126,6 +126,15 @@ describe('listCopyTree()', () => {
     expect(listing.special).toEqual(['tpl/.gitignore']);
   });
 
+  it('refuses a path that passes through a symlinked directory', () => {
+    const root = tree({ 'real/tpl/a.txt': 'x' });
+    symlinkSync(join(root, 'real'), join(root, 'linked'));
+    expect(() => listCopyTree(root, 'linked/tpl')).toThrow(
+      expect.objectContaining({ code: 'ELOOP' }),
+    );
+    expect(listCopyTree(root, 'linked').links).toEqual(['linked']);
+  });
+
   it('never takes .git, and refuses a path outside the root', () => {
     const root = tree({ 'tpl/.git/HEAD': 'x', 'tpl/a': 'x' });
     expect(paths(listCopyTree(root, 'tpl'))).toEqual(['tpl/a']);

@@ -92,7 +92,8 @@ export function copyRuleSource(hankRoot: string): CopyRuleSource {
  * skipped), never descends into an ignored directory. A file named as `from` is listed even when
  * a rule matches it. Synchronous: it only stats and lists.
  *
- * @throws {Error} with `code` ENOENT when `from` does not exist, or when it is outside the root.
+ * @throws {Error} with `code` ENOENT when `from` does not exist, EINVAL when it is outside the
+ *   root, ELOOP when the way to it passes through a symlink.
  */
 export function listCopyTree(
   hankRoot: string,
@@ -124,6 +125,14 @@ export function listCopyTree(
   let dirRel = '';
   for (const [index, segment] of segments.entries()) {
     const stats = lstatSync(join(root, dirRel, segment));
+    if (stats.isSymbolicLink() && index < segments.length - 1) {
+      throw Object.assign(
+        new Error(
+          `${from} passes through the symlink ${dirRel}${segment}; a copy never follows one`,
+        ),
+        { code: 'ELOOP' },
+      );
+    }
     const isDirectory = stats.isDirectory();
     if (!rootIgnored && (excluded(segment) || level?.childTest(dirRel)(segment, isDirectory)))
       rootIgnored = true;
