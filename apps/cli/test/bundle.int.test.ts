@@ -150,5 +150,16 @@ describe('hankweave pack and running a .hank bundle', () => {
     const result = await cli('pack', example.hankDir, '--check');
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/symlink prompts\/linked\.md/);
+    // A hank that would not run does not pack: the run's validation comes first.
+    const hank = JSON.parse(readFileSync(join(example.hankDir, 'hank.json'), 'utf8'));
+    hank.hank[0].promptFile = 'prompts/gone.md';
+    writeFileSync(join(example.hankDir, 'hank.json'), JSON.stringify(hank));
+    const invalid = await cli('pack', example.hankDir, '--json');
+    expect(invalid.code).toBe(1);
+    expect(JSON.parse(invalid.stdout).findings).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ code: 'invalid_hank', path: 'hank[0].promptFile' }),
+      ]),
+    );
   });
 });

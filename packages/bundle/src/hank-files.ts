@@ -13,7 +13,9 @@ import { LOCK_FILE, type LockFileEntry, sha256Hex } from './lock.js';
 /** One problem `pack --check` reports. */
 export interface PackFinding {
   severity: 'error' | 'warning';
+  /** What is wrong; `invalid_hank`: hank.json fails the validation a run does first (the CLI's `pack`). */
   code:
+    | 'invalid_hank'
     | 'absolute_path'
     | 'outside_hank'
     | 'missing_reference'

@@ -88,7 +88,7 @@ export async function packCommand(
   const validation = validateHank(config, { hankDir, hankPath, copyTree: listCopyTree });
   const invalid: PackFinding[] = validation.errors.map((issue) => ({
     severity: 'error',
-    code: 'missing_reference',
+    code: 'invalid_hank',
     path: issue.path,
     message: `${issue.message} (${issue.code})`,
   }));
