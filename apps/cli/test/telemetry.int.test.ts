@@ -62,9 +62,10 @@ describe('OpenTelemetry export of a dry run of the bundled example', () => {
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
     expect(run.stdout).toContain(`OpenTelemetry: traces to ${receiver.url}/v1/traces`);
-    expect(receiver.requests().every((request) => request.contentType === 'application/json')).toBe(
-      true,
-    );
+    // OTLP/HTTP's default encoding, as the specification says (http/json only when asked).
+    expect(
+      receiver.requests().every((request) => request.contentType === 'application/x-protobuf'),
+    ).toBe(true);
   });
 
   it('sends one trace: the run, its codons, their model requests, tools and checkpoints', () => {
@@ -195,6 +196,21 @@ describe('a malformed endpoint', () => {
       );
       expect(run.code).toBe(1);
       expect(run.stderr).toContain('OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL');
+      expect(existsSync(sandbox.baseDir)).toBe(false);
+      // A protocol this exporter does not speak is refused too, never replaced in silence.
+      const grpc = await runCli(
+        [example.hankDir, example.dataDir, '--scripted-model', example.script, '--start-new'],
+        {
+          env: {
+            ...sandbox.env,
+            OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4317',
+            OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+          },
+        },
+      );
+      expect(grpc.code).toBe(1);
+      expect(grpc.stderr).toContain('OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported');
+      expect(grpc.stderr).toContain('http/protobuf');
       expect(existsSync(sandbox.baseDir)).toBe(false);
     } finally {
       sandbox.cleanup();

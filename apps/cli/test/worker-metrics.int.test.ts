@@ -3,15 +3,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JobResult, WorkerEvent } from '@hankweave/queue';
 import { type RedisServer, startRedis } from '@hankweave/queue/testing';
-import { closedPort } from '@hankweave/telemetry/testing';
+import { closedPort, type OtlpReceiver, startOtlpReceiver } from '@hankweave/telemetry/testing';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, CLI_ROOT, createSandbox, runCli, type Sandbox } from './cli-harness.js';
 
 // A real redis-server, a `hankweave worker --metrics-port` process of the built binary, a dry-run
 // job of the bundled example; its /metrics scraped over HTTP and read with a Prometheus
-// text-format parser.
+// text-format parser, and the job's trace received by an OTLP/HTTP receiver on loopback.
 describe('hankweave worker --metrics-port', () => {
+  let receiver: OtlpReceiver;
   let redis: RedisServer;
   let sandbox: Sandbox;
   let worker: ChildProcess;
@@ -36,6 +37,7 @@ describe('hankweave worker --metrics-port', () => {
 
   beforeAll(async () => {
     redis = await startRedis();
+    receiver = await startOtlpReceiver();
     sandbox = createSandbox();
     port = await closedPort();
     worker = spawn(
@@ -44,7 +46,12 @@ describe('hankweave worker --metrics-port', () => {
         ...[BIN, 'worker', '--redis', redis.url, '--queue', queue, '--json'],
         ...['--base', join(sandbox.root, 'shared'), '--metrics-port', String(port)],
       ],
-      { env: sandbox.env, cwd: CLI_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+      {
+        // Traces only: the metrics are the Prometheus endpoint's.
+        env: { ...sandbox.env, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/v1/traces` },
+        cwd: CLI_ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
     );
     exited = new Promise((resolve) => worker.on('exit', resolve));
     let buffer = '';
@@ -63,11 +70,13 @@ describe('hankweave worker --metrics-port', () => {
   afterAll(async () => {
     worker?.kill('SIGKILL');
     await redis?.stop();
+    await receiver?.close();
     sandbox?.cleanup();
   });
 
   it('says where, and serves the queue before any job', async () => {
     expect(stdout).toContain(`Prometheus metrics at http://127.0.0.1:${port}/metrics`);
+    expect(stdout).toContain(`traces to ${receiver.url}/v1/traces`);
     const families = await scrape();
     const jobs = families.find((family) => family.name === 'hankweave_queue_jobs');
     expect(jobs?.type).toBe('GAUGE');
@@ -133,6 +142,30 @@ describe('hankweave worker --metrics-port', () => {
       codons.reduce((total, codon) => total + (codon.finalTokens.outputTokens ?? 0), 0),
     );
     expect(family('hankweave_codon_duration').type).toBe('HISTOGRAM');
+
+    // The job's run as one trace: its run span names the job, a span per codon under it with
+    // state.json's cost.
+    await receiver.waitFor(
+      (spans) => spans.some((span) => span.name === 'run' && span.endMs > 0),
+      20_000,
+    );
+    const spans = receiver.spans();
+    const runs = spans.filter((span) => span.name === 'run');
+    expect(runs).toHaveLength(1);
+    const run = runs[0];
+    expect(run?.attributes['hankweave.job.id']).toBe(jobId);
+    expect(run?.attributes['hankweave.hank.name']).toBe('hello-hank');
+    expect(run?.attributes['hankweave.execution.dir']).toBe(completed.result.executionDir);
+    const codonSpans = spans.filter(
+      (span) => span.name.startsWith('codon ') && span.parentSpanId === run?.spanId,
+    );
+    expect(codonSpans).toHaveLength(codons.length);
+    expect(
+      codonSpans.reduce((total, span) => total + Number(span.attributes['hankweave.cost.usd']), 0),
+    ).toBeCloseTo(
+      codons.reduce((total, codon) => total + codon.finalCost, 0),
+      10,
+    );
   });
 
   it('closes the endpoint with the worker', async () => {

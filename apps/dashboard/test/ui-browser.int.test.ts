@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,6 +92,17 @@ describeInChromium(`hankweave ui in headless Chromium (${chromium ?? 'none'})`, 
     dirs.finished = executionDirOf(finished.stdout);
     dirs.rolledBack = executionDirOf(toRollBack.stdout);
     expect((await cli('rollback', 'summarize', '-e', dirs.rolledBack)).code).toBe(0);
+    // As a run of a git URL records it (issue 35), with markup in the URL: shown as text.
+    const metaFile = join(dirs.rolledBack, '.hankweave', 'execution-meta.json');
+    const recorded = JSON.parse(readFileSync(metaFile, 'utf8'));
+    recorded.hankSource = {
+      kind: 'git',
+      url: 'https://example.invalid/acme/<b>hanks</b>.git',
+      ref: 'feature/x',
+      commit: '0123456789abcdef0123456789abcdef01234567',
+      subdir: 'hello',
+    };
+    writeFileSync(metaFile, JSON.stringify(recorded, null, 2));
 
     ui = startCli(['ui', '--base', sandbox.baseDir, '--json', '--write'], sandbox.env);
     await ui.waitFor(/"token"/);
@@ -191,6 +202,21 @@ describeInChromium(`hankweave ui in headless Chromium (${chromium ?? 'none'})`, 
     const records = recordsOf(state);
     await page.waitForSelector(`${testId('execution-header')}${where('data-id', idOf(dir))}`);
     await waitForCount(page, testId('codon-bar'), records.length);
+    // Where the hank came from: execution-meta.json's hankSource (a path when it has none).
+    const recordedMeta = JSON.parse(
+      readFileSync(join(dir, '.hankweave', 'execution-meta.json'), 'utf8'),
+    );
+    const source = recordedMeta.hankSource ?? { kind: 'path', path: recordedMeta.hankPath };
+    const sourceCell = `${testId('execution-header')} ${testId('execution-hank-source')}`;
+    expect(await attributesOf(page, sourceCell, ['data-kind'])).toEqual([
+      { 'data-kind': source.kind },
+    ]);
+    expect(await textsOf(page, sourceCell)).toEqual([
+      source.kind === 'git'
+        ? `${source.url}#${source.ref}:${source.subdir} @ ${source.commit.slice(0, 12)}`
+        : source.path,
+    ]);
+    expect(await page.$$(`${sourceCell} b`)).toHaveLength(0);
     await page.waitForSelector(testId('costs-total'));
     const bars = await attributesOf(page, testId('codon-bar'), ['data-key', 'data-status']);
     expect(bars.map((bar) => [bar['data-key'], bar['data-status']]).sort()).toEqual(

@@ -28,6 +28,8 @@ export const GEN_AI = {
 export const HANKWEAVE = {
   hankName: 'hankweave.hank.name',
   executionDir: 'hankweave.execution.dir',
+  /** A fleet job's id (`hankweave worker`), on the run span of the job's run. */
+  jobId: 'hankweave.job.id',
   runId: 'hankweave.run.id',
   runBranch: 'hankweave.run.branch',
   runStartingConditions: 'hankweave.run.starting_conditions',

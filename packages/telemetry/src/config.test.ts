@@ -48,6 +48,50 @@ describe('resolveTelemetryConfig', () => {
     ).toThrow(/OTEL_EXPORTER_OTLP_TRACES_ENDPOINT/);
   });
 
+  it('encodes in protobuf by default, in JSON when asked, per signal', () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' };
+    const plain = resolveTelemetryConfig(endpoint);
+    expect(plain.traces?.protocol).toBe('http/protobuf');
+    expect(plain.metrics?.protocol).toBe('http/protobuf');
+    const mixed = resolveTelemetryConfig({
+      ...endpoint,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: 'http/protobuf',
+    });
+    expect(mixed.traces?.protocol).toBe('http/json');
+    expect(mixed.metrics?.protocol).toBe('http/protobuf');
+  });
+
+  it('refuses what it would otherwise ignore: grpc, an unknown protocol, another exporter', () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' };
+    const refused = (env: Record<string, string>) => {
+      try {
+        resolveTelemetryConfig({ ...endpoint, ...env });
+      } catch (error) {
+        expect(TelemetryError.is(error)).toBe(true);
+        return (error as Error).message;
+      }
+      throw new Error(`accepted ${JSON.stringify(env)}`);
+    };
+    expect(refused({ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toMatch(
+      /^OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported.*http\/protobuf/,
+    );
+    expect(refused({ OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/xml' })).toMatch(
+      /^OTEL_EXPORTER_OTLP_TRACES_PROTOCOL must be http\/protobuf or http\/json/,
+    );
+    expect(refused({ OTEL_TRACES_EXPORTER: 'console' })).toMatch(
+      /^OTEL_TRACES_EXPORTER=console: only otlp and none/,
+    );
+    expect(refused({ OTEL_METRICS_EXPORTER: 'otlp,prometheus' })).toMatch(/--metrics-port/);
+    // The listed forms the spec allows still work.
+    expect(
+      resolveTelemetryConfig({ ...endpoint, OTEL_TRACES_EXPORTER: 'otlp' }).traces,
+    ).toBeDefined();
+    expect(
+      resolveTelemetryConfig({ ...endpoint, OTEL_METRICS_EXPORTER: 'none' }).metrics,
+    ).toBeUndefined();
+  });
+
   it('parses key=value lists as the spec writes them', () => {
     expect(parseKeyValueList('a=1, b = two%2C ,=x,c')).toEqual({ a: '1', b: 'two,' });
   });

@@ -9,6 +9,9 @@ export const TELEMETRY_ENV = {
   tracesHeaders: 'OTEL_EXPORTER_OTLP_TRACES_HEADERS',
   metricsHeaders: 'OTEL_EXPORTER_OTLP_METRICS_HEADERS',
   timeout: 'OTEL_EXPORTER_OTLP_TIMEOUT',
+  protocol: 'OTEL_EXPORTER_OTLP_PROTOCOL',
+  tracesProtocol: 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL',
+  metricsProtocol: 'OTEL_EXPORTER_OTLP_METRICS_PROTOCOL',
   serviceName: 'OTEL_SERVICE_NAME',
   resourceAttributes: 'OTEL_RESOURCE_ATTRIBUTES',
   sdkDisabled: 'OTEL_SDK_DISABLED',
@@ -18,11 +21,19 @@ export const TELEMETRY_ENV = {
   captureContent: 'HANKWEAVE_OTEL_CAPTURE_CONTENT',
 } as const;
 
+/**
+ * OTLP/HTTP's two encodings: protobuf (the specification's default, what every collector and
+ * vendor endpoint takes) and JSON. gRPC is not offered: its variables are refused, not ignored.
+ */
+export type OtlpProtocol = 'http/protobuf' | 'http/json';
+
 /** Where one signal (traces or metrics) goes over OTLP/HTTP. */
 export interface OtlpTarget {
   /** The full URL (`…/v1/traces`, `…/v1/metrics`). */
   url: string;
   headers: Record<string, string>;
+  /** The encoding (`OTEL_EXPORTER_OTLP_[TRACES_|METRICS_]PROTOCOL`; default `http/protobuf`). */
+  protocol: OtlpProtocol;
   /** The variable the URL came from, for messages. */
   source: string;
   timeoutMs: number;
@@ -81,13 +92,50 @@ function checkUrl(url: string, source: string): string {
   return url;
 }
 
+/** The signal's protocol: its own variable, else the general one, else `http/protobuf`. */
+function protocolOf(env: NodeJS.ProcessEnv, signal: 'traces' | 'metrics'): OtlpProtocol {
+  const own = signal === 'traces' ? TELEMETRY_ENV.tracesProtocol : TELEMETRY_ENV.metricsProtocol;
+  const variable = env[own]?.trim() ? own : TELEMETRY_ENV.protocol;
+  const value = env[variable]?.trim() ?? '';
+  if (value === '' || value === 'http/protobuf') return 'http/protobuf';
+  if (value === 'http/json') return 'http/json';
+  throw new TelemetryError(
+    'TELEMETRY_INVALID',
+    value === 'grpc'
+      ? `${variable}=grpc is not supported: hankweave exports over OTLP/HTTP; set it to http/protobuf (a collector takes it on port 4318) or unset it`
+      : `${variable} must be http/protobuf or http/json, got ${JSON.stringify(value)}`,
+    { details: { variable } },
+  );
+}
+
+/**
+ * `OTEL_TRACES_EXPORTER` / `OTEL_METRICS_EXPORTER`: a comma-separated list of which only `otlp`
+ * (the default) and `none` are offered here; another exporter (console, zipkin, prometheus) is
+ * refused rather than silently replaced by OTLP. True when the signal is off.
+ */
+function exporterOff(env: NodeJS.ProcessEnv, variable: string, hint: string): boolean {
+  const names = (env[variable] ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const unknown = names.filter((name) => name !== 'otlp' && name !== 'none');
+  if (unknown.length > 0) {
+    throw new TelemetryError(
+      'TELEMETRY_INVALID',
+      `${variable}=${names.join(',')}: only otlp and none are supported (${hint})`,
+      { details: { variable } },
+    );
+  }
+  return names.includes('none') && !names.includes('otlp');
+}
+
 const truthy = (value: string | undefined) =>
   value !== undefined && ['1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase());
 
 function target(
   env: NodeJS.ProcessEnv,
   signal: 'traces' | 'metrics',
-): Omit<OtlpTarget, 'timeoutMs'> | undefined {
+): Omit<OtlpTarget, 'timeoutMs' | 'protocol'> | undefined {
   const own = signal === 'traces' ? TELEMETRY_ENV.tracesEndpoint : TELEMETRY_ENV.metricsEndpoint;
   const ownHeaders =
     signal === 'traces' ? TELEMETRY_ENV.tracesHeaders : TELEMETRY_ENV.metricsHeaders;
@@ -111,24 +159,39 @@ function target(
  * `OTEL_EXPORTER_OTLP_METRICS_ENDPOINT` for one signal), and off again with
  * `OTEL_SDK_DISABLED=true` or `OTEL_TRACES_EXPORTER=none` / `OTEL_METRICS_EXPORTER=none`.
  *
- * @throws {TelemetryError} TELEMETRY_INVALID when an endpoint is set but is no http(s) URL.
+ * The encoding is `OTEL_EXPORTER_OTLP_PROTOCOL` (or the signal's own variable): `http/protobuf`
+ * (the default) or `http/json`.
+ *
+ * @throws {TelemetryError} TELEMETRY_INVALID when an endpoint is set but is no http(s) URL, a
+ *   protocol is not OTLP/HTTP's (`grpc`) or an exporter other than `otlp` or `none` is named.
  */
 export function resolveTelemetryConfig(env: NodeJS.ProcessEnv = process.env): TelemetryConfig {
   const disabled = truthy(env[TELEMETRY_ENV.sdkDisabled]);
   const timeoutMs = Number(env[TELEMETRY_ENV.timeout]);
   const timeout = Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : DEFAULT_TIMEOUT_MS;
-  const tracesOff = env[TELEMETRY_ENV.tracesExporter]?.trim() === 'none';
-  const metricsOff = env[TELEMETRY_ENV.metricsExporter]?.trim() === 'none';
+  const tracesOff = exporterOff(
+    env,
+    TELEMETRY_ENV.tracesExporter,
+    'unset it to send traces over OTLP, or set none',
+  );
+  const metricsOff = exporterOff(
+    env,
+    TELEMETRY_ENV.metricsExporter,
+    'for Prometheus use `hankweave worker --metrics-port`',
+  );
   const traces = disabled || tracesOff ? undefined : target(env, 'traces');
   const metrics = disabled || metricsOff ? undefined : target(env, 'metrics');
   const interval = Number(env[TELEMETRY_ENV.metricExportInterval]);
   const resourceAttributes = parseKeyValueList(env[TELEMETRY_ENV.resourceAttributes]);
   return {
-    traces: traces ? { ...traces, timeoutMs: timeout } : undefined,
+    traces: traces
+      ? { ...traces, timeoutMs: timeout, protocol: protocolOf(env, 'traces') }
+      : undefined,
     metrics: metrics
       ? {
           ...metrics,
           timeoutMs: timeout,
+          protocol: protocolOf(env, 'metrics'),
           intervalMs: Number.isFinite(interval) && interval > 0 ? interval : 60_000,
         }
       : undefined,

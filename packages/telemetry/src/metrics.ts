@@ -6,7 +6,8 @@ import type {
   ObservableGauge,
   ObservableResult,
 } from '@opentelemetry/api';
-import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
+import { OTLPMetricExporter as JsonMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
+import { OTLPMetricExporter as ProtobufMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
@@ -38,7 +39,12 @@ export interface MetricsOptions {
   /** Serve `/metrics` in Prometheus' text format on this port (host default 127.0.0.1). */
   prometheus?: { port: number; host?: string };
   /** Push to an OTLP/HTTP collector (`resolveTelemetryConfig(env).metrics`). */
-  otlp?: Pick<OtlpTarget, 'url' | 'headers'> & { timeoutMs?: number; intervalMs?: number };
+  otlp?: Pick<OtlpTarget, 'url' | 'headers'> & {
+    timeoutMs?: number;
+    intervalMs?: number;
+    /** Default `http/protobuf`. */
+    protocol?: OtlpTarget['protocol'];
+  };
 }
 
 /** A job event of a fleet worker, as `@hankweave/queue` reports it (only what metrics read). */
@@ -121,7 +127,9 @@ export async function startMetrics(options: MetricsOptions): Promise<HankweaveMe
     const interval = options.otlp.intervalMs ?? 60_000;
     const timeout = Math.min(options.otlp.timeoutMs ?? 10_000, interval);
     periodic = new PeriodicExportingMetricReader({
-      exporter: new OTLPMetricExporter({
+      exporter: new (options.otlp.protocol === 'http/json'
+        ? JsonMetricExporter
+        : ProtobufMetricExporter)({
         url: options.otlp.url,
         headers: options.otlp.headers,
         timeoutMillis: timeout,

@@ -312,6 +312,29 @@ describe('mapEventsToSpans on failures, sentinels, rollbacks and cut journals', 
     expect(run?.attributes[HANKWEAVE.runStatus]).toBe('incomplete');
   });
 
+  it('ends a sentinel call by its error even when the events name no codon, and keeps ids apart', () => {
+    const events = [
+      transition('RunStarted', { runId: 'r3', startTime: at() }),
+      event('sentinel.triggered', { sentinelId: 'watch', triggerNumber: 1 }),
+      event('sentinel.error', { sentinelId: 'watch', errorType: 'timeout', message: 'slow' }),
+      // Ids that would run together if they were joined with a separator they may contain.
+      event('sentinel.triggered', { sentinelId: 'a|b', codonId: 'c', triggerNumber: 1 }),
+      event('sentinel.triggered', { sentinelId: 'a', codonId: 'b|c', triggerNumber: 1 }),
+      event('sentinel.error', { sentinelId: 'a', codonId: 'b|c', errorType: 'api' }),
+    ];
+    const spans = mapEventsToSpans(events);
+    const watch = spans.filter((span) => span.name === 'sentinel watch');
+    expect(watch).toHaveLength(1);
+    expect(watch[0]?.status).toEqual({ code: 'error', message: 'timeout' });
+    expect(watch[0]?.attributes[HANKWEAVE.incomplete]).toBeUndefined();
+    const ab = spans.find((span) => span.name === 'sentinel a|b');
+    const a = spans.find((span) => span.name === 'sentinel a');
+    expect(a?.status.code).toBe('error');
+    // The other sentinel's call was not ended by that error: the cut journal leaves it open.
+    expect(ab?.status.code).not.toBe('error');
+    expect(ab?.attributes[HANKWEAVE.incomplete]).toBe(true);
+  });
+
   it('ignores events of types it does not know', () => {
     expect(mapEventsToSpans([event('some.future.event', { codonId: 'x' })])).toEqual([]);
   });

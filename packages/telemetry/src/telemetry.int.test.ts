@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { EventEnvelope } from '@hankweave/types';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { GEN_AI, HANKWEAVE } from './attributes.js';
 import { startMetrics } from './metrics.js';
 import { closedPort, type OtlpReceiver, startOtlpReceiver } from './testing.js';
@@ -23,53 +23,83 @@ describe('traces over OTLP/HTTP to a loopback receiver', () => {
   });
   afterAll(() => receiver.close());
 
-  it('sends the span tree of a journal with its times, parents and attributes', async () => {
-    const exporter = createTraceExporter({
-      target: { url: `${receiver.url}/v1/traces`, headers: { authorization: 'Bearer t' } },
-      serviceName: 'hankweave-test',
-      runAttributes: { [HANKWEAVE.hankName]: 'hello-hank' },
-    });
-    for (const event of journal) exporter.push(event);
-    const report = await exporter.shutdown();
-    expect(report).toMatchObject({ failed: 0, dropped: 0 });
-    expect(report.traceIds).toHaveLength(1);
-    expect(report.exported).toBe(report.spans);
-    expect(describeTraceReport(report)).toBeUndefined();
-    const spans = receiver.spans();
-    expect(spans).toHaveLength(report.spans);
-    expect(receiver.requests().every((request) => request.contentType === 'application/json')).toBe(
-      true,
-    );
-    const [run, ...others] = spans.filter((span) => span.name === 'run');
-    expect(others).toEqual([]);
-    expect(run?.parentSpanId).toBe('');
-    expect(run?.traceId).toBe(report.traceIds[0]);
-    expect(run?.resource['service.name']).toBe('hankweave-test');
-    expect(run?.startMs).toBe(Date.parse(state.runs[0].startTime));
-    expect(run?.endMs).toBe(Date.parse(state.runs[0].endTime));
-    expect(run?.status.code).toBe(1);
-    // One trace, every span's parent in it.
-    const ids = new Set(spans.map((span) => span.spanId));
-    for (const span of spans) {
-      expect(span.traceId).toBe(run?.traceId);
-      if (span !== run) expect(ids.has(span.parentSpanId)).toBe(true);
-    }
-    for (const codon of codons) {
-      const span = spans.find(
-        (candidate) =>
-          candidate.name.startsWith('codon ') &&
-          candidate.attributes[HANKWEAVE.codonId] === codon.codonId,
+  const trees = new Map<string, unknown>();
+  it.each([
+    ['http/protobuf', 'application/x-protobuf'],
+    ['http/json', 'application/json'],
+  ] as const)(
+    'sends the span tree of a journal with its times, parents and attributes (%s)',
+    async (protocol, contentType) => {
+      const receiver = await startOtlpReceiver();
+      onTestFinished(() => receiver.close());
+      const exporter = createTraceExporter({
+        target: {
+          url: `${receiver.url}/v1/traces`,
+          headers: { authorization: 'Bearer t' },
+          ...(protocol === 'http/json' ? { protocol } : {}),
+        },
+        serviceName: 'hankweave-test',
+        runAttributes: { [HANKWEAVE.hankName]: 'hello-hank' },
+      });
+      for (const event of journal) exporter.push(event);
+      const report = await exporter.shutdown();
+      expect(report).toMatchObject({ failed: 0, dropped: 0 });
+      expect(report.traceIds).toHaveLength(1);
+      expect(report.exported).toBe(report.spans);
+      expect(describeTraceReport(report)).toBeUndefined();
+      const spans = receiver.spans();
+      expect(spans).toHaveLength(report.spans);
+      // protobuf is the default, as OTLP/HTTP's specification says; JSON when asked for.
+      expect(receiver.requests().map((request) => request.contentType)).toEqual(
+        receiver.requests().map(() => contentType),
       );
-      expect(span?.parentSpanId).toBe(run?.spanId);
-      expect(span?.attributes[HANKWEAVE.costUsd]).toBeCloseTo(codon.finalCost, 10);
-      expect(span?.attributes[GEN_AI.outputTokens]).toBe(codon.finalTokens.outputTokens);
-      const children = spans.filter((child) => child.parentSpanId === span?.spanId);
-      expect(children.some((child) => child.name.startsWith('chat ') && child.kind === 3)).toBe(
-        true,
-      );
-      expect(children.some((child) => child.name === 'checkpoint completed')).toBe(true);
-    }
-  });
+      const [run, ...others] = spans.filter((span) => span.name === 'run');
+      expect(others).toEqual([]);
+      expect(run?.parentSpanId).toBe('');
+      expect(run?.traceId).toBe(report.traceIds[0]);
+      expect(run?.resource['service.name']).toBe('hankweave-test');
+      expect(run?.startMs).toBe(Date.parse(state.runs[0].startTime));
+      expect(run?.endMs).toBe(Date.parse(state.runs[0].endTime));
+      expect(run?.status.code).toBe(1);
+      // One trace, every span's parent in it.
+      const ids = new Set(spans.map((span) => span.spanId));
+      for (const span of spans) {
+        expect(span.traceId).toBe(run?.traceId);
+        if (span !== run) expect(ids.has(span.parentSpanId)).toBe(true);
+      }
+      for (const codon of codons) {
+        const span = spans.find(
+          (candidate) =>
+            candidate.name.startsWith('codon ') &&
+            candidate.attributes[HANKWEAVE.codonId] === codon.codonId,
+        );
+        expect(span?.parentSpanId).toBe(run?.spanId);
+        expect(span?.attributes[HANKWEAVE.costUsd]).toBeCloseTo(codon.finalCost, 10);
+        expect(span?.attributes[GEN_AI.outputTokens]).toBe(codon.finalTokens.outputTokens);
+        const children = spans.filter((child) => child.parentSpanId === span?.spanId);
+        expect(children.some((child) => child.name.startsWith('chat ') && child.kind === 3)).toBe(
+          true,
+        );
+        expect(children.some((child) => child.name === 'checkpoint completed')).toBe(true);
+      }
+      // Both encodings carry the same tree: names, parents by name, attributes, times, status.
+      const byId = new Map(spans.map((span) => [span.spanId, span]));
+      const tree = spans
+        .map((span) => ({
+          name: span.name,
+          parent: byId.get(span.parentSpanId)?.name ?? '',
+          kind: span.kind,
+          startMs: span.startMs,
+          endMs: span.endMs,
+          attributes: span.attributes,
+          events: span.events,
+          status: span.status.code,
+        }))
+        .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+      trees.set(protocol, tree);
+      if (trees.size === 2) expect(trees.get('http/json')).toEqual(trees.get('http/protobuf'));
+    },
+  );
 
   it('counts what a dead collector lost, and gives up within the flush deadline', async () => {
     const port = await closedPort();
@@ -168,14 +198,18 @@ describe('metrics on a Prometheus endpoint, scraped and parsed', () => {
     }
   });
 
-  it('pushes the same metrics over OTLP/HTTP', async () => {
+  it.each([
+    ['http/protobuf', 'application/x-protobuf'],
+    ['http/json', 'application/json'],
+  ] as const)('pushes the same metrics over OTLP/HTTP (%s)', async (protocol, contentType) => {
     const receiver = await startOtlpReceiver();
     try {
       const metrics = await startMetrics({
-        otlp: { url: `${receiver.url}/v1/metrics`, headers: {}, intervalMs: 60_000 },
+        otlp: { url: `${receiver.url}/v1/metrics`, headers: {}, intervalMs: 60_000, protocol },
       });
       for (const event of journal) metrics.recordEvent(event);
       await metrics.shutdown();
+      expect(receiver.requests().map((request) => request.contentType)).toEqual([contentType]);
       type Point = { attributes: Array<{ key: string; value: { stringValue?: string } }> };
       type Metric = {
         name: string;

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
+import { decodeOtlpProtobuf } from './otlp-protobuf.js';
 
 /** A plain attribute value, decoded from OTLP/JSON's `AnyValue`. */
 export type ReceivedValue = string | number | boolean | ReceivedValue[] | null;
@@ -78,9 +79,9 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
 
 /**
  * Starts an OTLP/HTTP receiver on a free loopback port: `POST /v1/traces` and `/v1/metrics` with
- * `Content-Type: application/json` (what `@opentelemetry/exporter-*-otlp-http` sends), gzip or
- * not, answered as a collector answers. A protobuf body is refused with 415, so a test notices
- * an exporter that changed encoding. Nothing is mocked: exporters talk to it over TCP.
+ * `Content-Type: application/x-protobuf` (OTLP/HTTP's default encoding) or `application/json`,
+ * gzip or not, answered as a collector answers; another content type gets 415. Nothing is
+ * mocked: exporters talk to it over TCP. `requests()` says which encoding each request had.
  */
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
@@ -93,11 +94,22 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
       const contentType = String(request.headers['content-type'] ?? '');
       const path = request.url ?? '';
       requests.push({ path, contentType, bytes: body.length });
-      if (request.method !== 'POST' || !contentType.startsWith('application/json')) {
+      const json = contentType.startsWith('application/json');
+      const proto = contentType.startsWith('application/x-protobuf');
+      if (request.method !== 'POST' || !(json || proto)) {
         response.writeHead(request.method !== 'POST' ? 405 : 415).end();
         return;
       }
-      const payload = JSON.parse(body.toString('utf8'));
+      const kind = path === '/v1/metrics' ? 'metrics' : 'traces';
+      // biome-ignore lint/suspicious/noExplicitAny: an OTLP request of either encoding, read loosely
+      const payload: any = json
+        ? JSON.parse(body.toString('utf8'))
+        : decodeOtlpProtobuf(kind, body);
+      // A collector answers in the encoding it was sent.
+      const answer = () =>
+        json
+          ? response.writeHead(200, { 'content-type': 'application/json' }).end('{}')
+          : response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
       if (path === '/v1/traces') {
         for (const resourceSpans of payload.resourceSpans ?? []) {
           const resource = decodeAttributes(resourceSpans.resource?.attributes);
@@ -125,10 +137,10 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
             }
           }
         }
-        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+        answer();
       } else if (path === '/v1/metrics') {
         metrics.push(payload);
-        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+        answer();
       } else response.writeHead(404).end();
     })().catch(() => {
       if (!response.headersSent) response.writeHead(400).end();

@@ -8,7 +8,8 @@ import {
   trace,
 } from '@opentelemetry/api';
 import { type ExportResult, ExportResultCode } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as JsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as ProtobufTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOnSampler,
@@ -25,7 +26,11 @@ import { type SpanAttributes, SpanMapper, type SpanRecord } from './span-mapper.
 /** Options of {@link createTraceExporter}. */
 export interface TraceExporterOptions {
   /** Where spans go (from `resolveTelemetryConfig(env).traces`, or your own). */
-  target: Pick<OtlpTarget, 'url' | 'headers'> & { timeoutMs?: number };
+  target: Pick<OtlpTarget, 'url' | 'headers'> & {
+    timeoutMs?: number;
+    /** Default `http/protobuf`. */
+    protocol?: OtlpTarget['protocol'];
+  };
   serviceName?: string;
   resourceAttributes?: Record<string, string>;
   /** Attributes of every run span (hank name, execution directory), or a function giving them. */
@@ -184,7 +189,7 @@ export function createTraceExporter(options: TraceExporterOptions): TraceExporte
   const maxQueueSize = options.maxQueueSize ?? 2048;
   const exporter =
     options.exporter ??
-    new OTLPTraceExporter({
+    new (options.target.protocol === 'http/json' ? JsonTraceExporter : ProtobufTraceExporter)({
       url: options.target.url,
       headers: options.target.headers,
       timeoutMillis: options.target.timeoutMs ?? 10_000,

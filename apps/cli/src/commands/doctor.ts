@@ -12,6 +12,7 @@ import {
 import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
 import type { Terminal } from '../output/terminal.js';
+import { resolveHankArgument } from '../run/remote-source.js';
 import { resolveCliRuntimeConfig } from '../run/runtime-config.js';
 import type { CommandContext, OptionsOf } from './command-context.js';
 import { readHankJson, resolveHankPath } from './load-hank.js';
@@ -22,7 +23,7 @@ const declare = (program: CommandUnknownOpts) =>
     .description(
       'check every model a hank uses: its harness installed and starting, its key accepted, one minimal request answered',
     )
-    .argument('[hank]', 'hank.json, or a directory holding one (default: ./hank.json)')
+    .argument('[hank]', 'hank.json, a directory holding one, or a git URL (default: ./hank.json)')
     .option('-m, --model <id>', 'check this model in place of every codon model (as a run with -m)')
     .option('--anthropic-base-url <url>', 'the Messages API endpoint Claude Code is sent to')
     .option('--json', 'print the results as JSON');
@@ -51,7 +52,7 @@ export async function doctorCommand(
 ): Promise<number> {
   const hankPath =
     hankArg !== undefined
-      ? resolveHankPath(hankArg)
+      ? (await resolveHankArgument(hankArg)).hankPath
       : existsSync('hank.json')
         ? resolveHankPath('hank.json')
         : undefined;

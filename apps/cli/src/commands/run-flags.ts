@@ -9,7 +9,7 @@ import type { OptionsOf } from './command-context.js';
  */
 export function declareRunFlags(program: Command) {
   return program
-    .argument('[hank]', 'hank.json, or a directory holding one')
+    .argument('[hank]', 'hank.json, a directory holding one, or a git URL: <url>[#ref][:subdir]')
     .argument(
       '[data]',
       'the data the agents read, a file or directory, or - for stdin (default: --data, the hank directory, or the current directory)',

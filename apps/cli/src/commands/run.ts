@@ -78,6 +78,7 @@ function epilog(hint: CommandContext['hint']): string {
     ['init my-hank', 'scaffold a sample hank'],
     ['my-hank --scripted-model my-hank/model-script.json', 'run it offline (dry run)'],
     ['hank.json ./data', 'run a hank on a data directory'],
+    ['https://github.com/o/r.git#main:hank ./data', 'run a hank from a git URL'],
     ['--execution <dir>', 'resume an execution'],
     ['status -e <dir>', 'inspect it (also: events, checkpoints, diff)'],
     ['rollback summarize -e <dir>', "restore the files of a codon's checkpoint"],
@@ -101,6 +102,10 @@ failed, the run failed, a usage or validation error, or a forced stop.
 
 Runtime config: hankweave.json in the current directory < the hank's overrides <
 HANKWEAVE_RUNTIME_<KEY> variables < flags; \`hankweave validate -v <hank>\` shows each value's source.
+
+A hank may be a git URL: <url>[#branch|tag|commit][:subdir] (https; cached in
+~/.cache/hankweave/remote, or HANKWEAVE_CACHE_DIR; branches re-resolved after
+HANKWEAVE_REMOTE_TTL_SECONDS, default 600).
 
 Environment: HANKWEAVE_RUNTIME_EXECUTION_BASE_DIR (where managed executions live, default
 ~/.hankweave-executions), NO_COLOR / FORCE_COLOR, HANKWEAVE_DEBUG=1 (stack traces),

@@ -12,6 +12,7 @@ import { budgetLine } from '../output/budget-line.js';
 import { codonRows, costBreakdown, countByStatus } from '../output/codon-rows.js';
 import { commandHint, shellArg } from '../output/command-hint.js';
 import { dateTime, shortSha } from '../output/format.js';
+import { describeHankSource } from '../output/hank-source.js';
 import { printable } from '../output/printable.js';
 import { formatRow, rowLayout } from '../output/row-format.js';
 import { describeCost } from '../output/summary.js';
@@ -51,6 +52,8 @@ export async function statusCommand(terminal: Terminal, options: StatusOptions):
       JSON.stringify({
         executionDir,
         meta: meta ?? null,
+        // Where the hank came from; an execution recorded before hankSource: its path.
+        hankSource: meta ? (meta.hankSource ?? { kind: 'path', path: meta.hankPath }) : null,
         running: lock
           ? { pid: lock.pid, runId: lock.runId, lastHeartbeat: lock.lastHeartbeat }
           : null,
@@ -83,7 +86,9 @@ export async function statusCommand(terminal: Terminal, options: StatusOptions):
   const latest = latestRun(state);
   terminal.out(`${label('Execution')}${executionDir}`);
   if (meta) {
-    terminal.out(`${label('Hank')}${meta.hankPath}`);
+    const source = meta.hankSource ?? { kind: 'path', path: meta.hankPath };
+    terminal.out(`${label('Hank')}${describeHankSource(source)}`);
+    if (source.kind !== 'path') terminal.out(`${label('Checkout')}${meta.hankPath}`);
     terminal.out(`${label('Data')}${meta.readOnlySourceDataPath} (${meta.linkType})`);
     terminal.out(
       `${label('Created')}${dateTime(meta.createdAt)}, last used ${dateTime(meta.lastUsed)}`,

@@ -1,7 +1,9 @@
 import { resolve } from 'node:path';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { DEFAULT_QUEUE_NAME, describeConnection, submitHank } from '@hankweave/queue';
+import { isRemoteHankUrl, stripCredentials } from '@hankweave/remote';
 import { loadScript } from '@hankweave/scripted-model';
+import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
 import { positiveNumberFlag } from '../output/number-flags.js';
 import type { Terminal } from '../output/terminal.js';
@@ -54,6 +56,14 @@ export async function submitCommand(
   options: SubmitOptions,
 ): Promise<number> {
   const url = redisUrlOf(options);
+  if (isRemoteHankUrl(hank)) {
+    // A job names files on storage every worker sees; a worker does not fetch git URLs (yet).
+    throw new CliError(
+      'CLI_USAGE',
+      `submit takes a hank on storage every worker sees, not a git URL (${stripCredentials(hank)})`,
+      'Check the hank out where the workers can read it and submit that path.',
+    );
+  }
   const hankPath = resolveHankPath(hank);
   const scriptedModel = options.scriptedModel ? resolve(options.scriptedModel) : undefined;
   // A script that does not load would fail every codon of the job on the worker: refuse it now.

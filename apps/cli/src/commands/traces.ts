@@ -17,6 +17,7 @@ import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
 import type { Terminal } from '../output/terminal.js';
 import { parseDurationOption } from '../sessions/session-options.js';
+import { OTEL_FIX_HINT } from '../telemetry/otel-env.js';
 import type { CommandContext, OptionsOf } from './command-context.js';
 
 const declareTraces = (program: CommandUnknownOpts) =>
@@ -81,12 +82,7 @@ export async function tracesExportCommand(
   try {
     config = resolveTelemetryConfig(env);
   } catch (error) {
-    if (TelemetryError.is(error))
-      throw new CliError(
-        'CLI_USAGE',
-        error.message,
-        'Give the OTLP/HTTP address of a collector, e.g. http://localhost:4318.',
-      );
+    if (TelemetryError.is(error)) throw new CliError('CLI_USAGE', error.message, OTEL_FIX_HINT);
     throw error;
   }
   const target = config.traces;

@@ -3,11 +3,13 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { type CopyTreeListing, listCopyTree } from '@hankweave/files';
 import { type HankIssue, validateHank } from '@hankweave/hank';
+import { isRemoteHankUrl } from '@hankweave/remote';
 import { installedHarnesses } from '@hankweave/runtime';
-import { type HankConfig, isLoopConfig } from '@hankweave/types';
+import { type HankConfig, type HankSource, isLoopConfig } from '@hankweave/types';
 import { defaultDataOf } from '../execution/find-execution.js';
 import { printBudgetTable } from '../output/budget-table.js';
 import { commandHint, shellArg } from '../output/command-hint.js';
+import { describeHankSource } from '../output/hank-source.js';
 import type { Terminal } from '../output/terminal.js';
 import {
   printRuntimeConfig,
@@ -23,7 +25,7 @@ const declare = (program: CommandUnknownOpts) =>
   program
     .command('validate')
     .description('validate a hank: structure, warnings, errors (creates nothing)')
-    .argument('<hank>', 'hank.json, or a directory holding one')
+    .argument('<hank>', 'hank.json, a directory holding one, or a git URL: <url>[#ref][:subdir]')
     .option('--json', 'print the result as JSON')
     .option(
       '-v, --verbose',
@@ -38,18 +40,30 @@ const declare = (program: CommandUnknownOpts) =>
  */
 export type ValidateOptions = Omit<OptionsOf<typeof declare>, 'output'> & {
   flags?: RuntimeConfigFlags;
+  /** Where the hank came from (a git URL at a commit); default its path. */
+  hankSource?: HankSource;
+  /** The hank as the user wrote it (a URL), for the printed commands; default `hankArg`. */
+  shownArg?: string;
 };
 
 /** Adds `hankweave validate <hank>` to `program`. */
 export function register(program: CommandUnknownOpts, { terminal, done }: CommandContext): void {
-  declare(program).action((hank, options) =>
+  declare(program).action(async (hank, options) => {
+    // A git URL is fetched (or taken from the cache) first; a path is read as it is.
+    const resolved = isRemoteHankUrl(hank)
+      ? await (await import('../run/remote-source.js')).resolveHankArgument(hank)
+      : undefined;
+    for (const line of resolved?.notes ?? []) terminal.err(terminal.style.yellow(`! ${line}`));
     done(
-      validateCommand(terminal, hank, {
+      validateCommand(terminal, resolved?.hankPath ?? hank, {
         ...options,
         ...(options.output !== undefined ? { flags: { output: options.output } } : {}),
+        ...(resolved?.hankSource !== undefined
+          ? { hankSource: resolved.hankSource, shownArg: hank }
+          : {}),
       }),
-    ),
-  );
+    );
+  });
 }
 
 /**
@@ -63,13 +77,17 @@ export function validateCommand(
   options: ValidateOptions,
 ): number {
   const hankPath = resolveHankPath(hankArg);
+  const hankSource: HankSource = options.hankSource ?? { kind: 'path', path: hankPath };
+  const shownArg = options.shownArg ?? hankArg;
   const read = readHankJsonText(hankPath);
   if (!read.ok) {
     if (!options.json) throw invalidJsonError(read.problem);
     // The same shape as any other result, with one `invalid_json` error that carries where.
     const { message, line, column, excerpt } = read.problem;
     const error = { path: '(root)', code: 'invalid_json', message, line, column, excerpt };
-    terminal.out(JSON.stringify({ hankPath, valid: false, errors: [error], warnings: [] }));
+    terminal.out(
+      JSON.stringify({ hankPath, hankSource, valid: false, errors: [error], warnings: [] }),
+    );
     return 1;
   }
   const { config, hankDir } = read;
@@ -96,6 +114,7 @@ export function validateCommand(
     terminal.out(
       JSON.stringify({
         hankPath,
+        hankSource,
         valid: result.valid,
         errors: result.errors,
         warnings: result.warnings,
@@ -115,6 +134,7 @@ export function validateCommand(
     printStructure(terminal, result.config);
     printBudgetTable(terminal, result.config);
   }
+  terminal.out(`${style.dim('Source:')} ${describeHankSource(hankSource)}`);
   if (runtimeConfig) {
     printRuntimeConfig(terminal, runtimeConfig);
     printRuntimeConfigWarnings((line) => terminal.out(line), terminal, runtimeConfig);
@@ -131,7 +151,7 @@ export function validateCommand(
       terminal.err(`   ${style.red('•')} ${error.path}: ${error.message}`);
     const count = result.errors.length === 1 ? 'the field above' : 'the fields above';
     terminal.err(
-      `${style.dim('→')} Fix ${count} in ${hankPath}, then check again: ${commandHint('validate', shellArg(hankArg))}`,
+      `${style.dim('→')} Fix ${count} in ${hankPath}, then check again: ${commandHint('validate', shellArg(shownArg))}`,
     );
     return 1;
   }
@@ -140,7 +160,7 @@ export function validateCommand(
   const ownData = defaultDataOf(hankDir) !== hankDir;
   terminal.out(
     style.dim(
-      `→ Run it: ${ownData ? `${commandHint(shellArg(relativeOrAbsolute(hankDir)))}   (on its data/ folder)` : commandHint(shellArg(hankArg), '<data>')}`,
+      `→ Run it: ${ownData && options.hankSource?.kind !== 'git' ? `${commandHint(shellArg(relativeOrAbsolute(hankDir)))}   (on its data/ folder)` : commandHint(shellArg(shownArg), '<data>')}`,
     ),
   );
   return 0;

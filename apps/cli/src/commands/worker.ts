@@ -15,7 +15,7 @@ import { asQueueCliError, redisUrlOf, withQueueOptions } from '../queue/queue-op
 import { workerLine } from '../queue/worker-lines.js';
 import { startDryRun } from '../run/dry-run.js';
 import { parseDurationOption, sessionsBaseDir } from '../sessions/session-options.js';
-import { startWorkerMetrics, type WorkerMetrics } from '../telemetry/worker-metrics.js';
+import { startWorkerTelemetry, type WorkerTelemetry } from '../telemetry/worker-telemetry.js';
 import type { CommandContext, OptionsOf } from './command-context.js';
 
 const declare = (program: CommandUnknownOpts) =>
@@ -116,14 +116,16 @@ export async function workerCommand(terminal: Terminal, options: WorkerOptions):
   // Each running job holds at most one connection at a time (its journal copy and state upserts
   // are one chain), and a spare one for the pool.
   const pool = postgresUrl ? await openFleetDatabase(postgresUrl, concurrency + 1) : undefined;
-  let metrics: WorkerMetrics | undefined;
+  let telemetry: WorkerTelemetry | undefined;
   try {
-    metrics = await startWorkerMetrics(options, process.env);
+    telemetry = await startWorkerTelemetry(options, process.env, (line) =>
+      note(terminal.style.yellow(line)),
+    );
   } catch (error) {
     await pool?.end().catch(() => undefined);
     throw error;
   }
-  if (metrics?.description) note(terminal.style.dim(metrics.description));
+  if (telemetry?.description) note(terminal.style.dim(telemetry.description));
   let worker: HankWorker;
   try {
     worker = await startWorker({
@@ -149,18 +151,18 @@ export async function workerCommand(terminal: Terminal, options: WorkerOptions):
         : {}),
       dryRun,
       onEvent: (event) => {
-        metrics?.onWorkerEvent(event);
+        telemetry?.onWorkerEvent(event);
         print(event);
       },
-      ...(metrics ? { onRuntimeEvent: metrics.onRuntimeEvent } : {}),
+      ...(telemetry ? { onRuntimeEvent: telemetry.onRuntimeEvent } : {}),
       ...sandboxOptions(options),
     });
   } catch (error) {
-    await metrics?.close();
+    await telemetry?.close();
     await pool?.end().catch(() => undefined);
     throw asQueueCliError(error);
   }
-  metrics?.observe(worker);
+  telemetry?.observe(worker);
   let signals = 0;
   let onSignal: (signal: NodeJS.Signals) => void = () => {};
   await new Promise<void>((resolve) => {
@@ -184,7 +186,7 @@ export async function workerCommand(terminal: Terminal, options: WorkerOptions):
   });
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
-  await metrics?.close();
+  await telemetry?.close();
   await pool?.end().catch(() => undefined);
   return 0;
 }

@@ -6,6 +6,7 @@ import type { RunOptions } from '../commands/run-flags.js';
 import { validateCommand } from '../commands/validate.js';
 import { CliError } from '../output/cli-error.js';
 import { commandHint, shellArg } from '../output/command-hint.js';
+import { describeHankSource } from '../output/hank-source.js';
 import { LiveView } from '../output/live-view.js';
 import { JsonView, PlainView, type RunView } from '../output/run-view.js';
 import type { Terminal } from '../output/terminal.js';
@@ -47,8 +48,9 @@ export async function runCommand(
     ...(options.replay !== undefined ? { ...options, execution: options.replay } : options),
     ...(inline.data !== undefined ? { data: inline.data } : {}),
   });
-  // A hank directory pinned by its hank.lock runs only as locked (a bundle was verified already).
-  if (inputs.hankSource === undefined) await checkPinnedHank(dirname(inputs.hankPath));
+  // A hank directory (a git checkout too) pinned by its hank.lock runs only as locked; a bundle
+  // was verified against its own lock already.
+  if (inputs.hankSource?.kind !== 'bundle') await checkPinnedHank(dirname(inputs.hankPath));
   if (options.validate) {
     if (options.selfTest) {
       throw new CliError(
@@ -57,7 +59,12 @@ export async function runCommand(
         `Validate first, then check the models: \`${commandHint('doctor', shellArg(inputs.hankPath))}\`.`,
       );
     }
-    return validateCommand(terminal, inputs.hankPath, { json: options.json, flags: options });
+    for (const line of inputs.sourceNotes ?? []) terminal.err(terminal.style.yellow(`! ${line}`));
+    return validateCommand(terminal, inputs.hankPath, {
+      json: options.json,
+      flags: options,
+      ...(inputs.hankSource !== undefined ? { hankSource: inputs.hankSource } : {}),
+    });
   }
   const limits = checkRunFlags(options);
   // Read here first, so a file that is not JSON gets the same report as `validate` gives it
@@ -80,6 +87,12 @@ export async function runCommand(
     `${terminal.style.bold('hankweave')} · ${hank.config.meta.name} ${hank.config.meta.version} · ${codonCount} codon(s)`,
   );
 
+  if (inputs.hankSource !== undefined) {
+    note(terminal.style.dim(`From ${describeHankSource(inputs.hankSource)}`));
+  }
+  // On stderr, one line each: the remote was unreachable (the cached commit runs), or a resume
+  // runs its recorded commit though the branch moved.
+  for (const line of inputs.sourceNotes ?? []) terminal.err(terminal.style.yellow(`! ${line}`));
   printRuntimeConfigWarnings(note, terminal, settings.runtimeConfig);
   for (const warning of inputs.warnings ?? []) note(terminal.style.yellow(`! ${warning}`));
   for (const line of inputs.notes ?? []) note(terminal.style.dim(line));

@@ -11,6 +11,7 @@ import {
 import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
 import { isBundleArgument, openBundleHank } from './bundle-source.js';
+import { isRemoteHankUrl, recordedHank, remoteRunInputs } from './remote-source.js';
 
 /** What to run: absolute paths of hank.json and of the data. */
 export interface RunInputs {
@@ -18,9 +19,11 @@ export interface RunInputs {
   dataPath: string;
   /** Said once before the run (the data is the hank's own directory). */
   warnings?: string[];
-  /** Where the hank came from when it is not a path (a bundle), for execution-meta.json. */
+  /** Where the hank came from, when it is not a plain path (a git URL at a commit, a bundle). */
   hankSource?: HankSource;
-  /** Said once before the run (where a bundle was extracted). */
+  /** One-line warnings for stderr about the hank's source (a remote used offline, a resume pinned). */
+  sourceNotes?: string[];
+  /** Said once before the run (where a bundle was extracted, or that its extraction was reused). */
   notes?: string[];
 }
 
@@ -39,7 +42,7 @@ export interface RunInputs {
  */
 export async function resolveRunInputs(
   positionals: string[],
-  options: { data?: string; execution?: string },
+  options: { data?: string; execution?: string; startNew?: boolean },
 ): Promise<RunInputs> {
   const [first, second] = positionals;
   if (positionals.length > 2) {
@@ -81,6 +84,15 @@ export async function resolveRunInputs(
       notes: [bundle.note],
     };
   }
+  // A git URL is a hank (reference §1.1), alone or with the data (remote-source.ts).
+  if (first !== undefined && isRemoteHankUrl(first)) {
+    const dataPath = resolve(second ?? options.data ?? recordedData ?? process.cwd());
+    return remoteRunInputs(first, dataPath, {
+      meta,
+      explicit: options.execution !== undefined,
+      startNew: options.startNew === true,
+    });
+  }
   if (first !== undefined && (second !== undefined || first.endsWith('.json'))) {
     return {
       hankPath: resolveHankPath(first),
@@ -96,7 +108,7 @@ export async function resolveRunInputs(
     };
   }
   if (first === undefined && meta && options.data === undefined) {
-    return { hankPath: meta.hankPath, dataPath: recordedData as string };
+    return { ...(await fromRecord(meta)), dataPath: recordedData as string };
   }
   const dataPath = resolve(first ?? options.data ?? process.cwd());
   if (!existsSync(dataPath)) {
@@ -109,10 +121,21 @@ export async function resolveRunInputs(
   for (const candidate of [join(dataPath, 'hank.json'), resolve('hank.json')]) {
     if (existsSync(candidate)) return { hankPath: candidate, dataPath };
   }
-  if (meta) return { hankPath: meta.hankPath, dataPath };
+  if (meta) return { ...(await fromRecord(meta)), dataPath };
   throw new CliError(
     'CLI_NOT_FOUND',
     `No hank.json found (looked in ${dataPath} and ${process.cwd()})`,
     `Pass a hank: ${commandHint('<hank.json | dir>', '[data]')}, or scaffold one with \`${commandHint('init')}\`.`,
   );
+}
+
+/** The hank an execution recorded (a git source: its commit, from the cache or fetched). */
+async function fromRecord(
+  meta: Parameters<typeof recordedHank>[0],
+): Promise<Omit<RunInputs, 'dataPath'>> {
+  const hank = await recordedHank(meta);
+  return {
+    hankPath: hank.hankPath,
+    ...(hank.hankSource ? { hankSource: hank.hankSource } : {}),
+  };
 }

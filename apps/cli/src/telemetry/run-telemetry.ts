@@ -1,6 +1,6 @@
 import type { HankweaveEvent } from '@hankweave/types';
 import { CliError } from '../output/cli-error.js';
-import { otlpEndpointSet } from './otel-env.js';
+import { OTEL_FIX_HINT, otlpEndpointSet } from './otel-env.js';
 
 /** What `hankweave <hank>` does with its events when an OTLP endpoint is set. */
 export interface RunTelemetry {
@@ -33,11 +33,7 @@ export async function startRunTelemetry(
     config = telemetry.resolveTelemetryConfig(env);
   } catch (error) {
     if (telemetry.TelemetryError.is(error)) {
-      throw new CliError(
-        'CLI_USAGE',
-        error.message,
-        'Set it to the OTLP/HTTP address of a collector, e.g. http://localhost:4318 (or unset it to run without exporting).',
-      );
+      throw new CliError('CLI_USAGE', error.message, OTEL_FIX_HINT);
     }
     throw error;
   }

@@ -126,7 +126,11 @@ export function executionSummary(facts: ExecutionFacts, now: Date): ExecutionSum
     dir: facts.dir,
     hankName: facts.hankName,
     ...(meta
-      ? { hankPath: meta.hankPath, dataPath: meta.readOnlySourceDataPath }
+      ? {
+          hankPath: meta.hankPath,
+          hankSource: meta.hankSource ?? { kind: 'path', path: meta.hankPath },
+          dataPath: meta.readOnlySourceDataPath,
+        }
       : fleetPaths(facts.fleet)),
     // Without its files there is no lock to read: a run the workers last wrote as running is.
     status:

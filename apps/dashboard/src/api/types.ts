@@ -6,7 +6,13 @@
  * All routes are under `/api/`, GET unless noted, answered as `application/json`. Errors are
  * `ApiError` with an HTTP status. Times are ISO-8601 strings; durations in ms; costs in USD.
  */
-import type { CheckpointType, CodonStatus, HankweaveEvent, RunStatus } from '@hankweave/types';
+import type {
+  CheckpointType,
+  CodonStatus,
+  HankSource,
+  HankweaveEvent,
+  RunStatus,
+} from '@hankweave/types';
 import type { ApiErrorCode, ExecutionStatus } from './constants.js';
 
 /**
@@ -47,6 +53,12 @@ export interface ExecutionSummary {
   dir: string;
   hankName: string;
   hankPath?: string;
+  /**
+   * Optional, additive: where the hank came from (execution-meta.json's `hankSource`): a path, a
+   * git URL at a commit (`url`, `ref?`, `commit`, `subdir?`; no credentials), or a bundle and its
+   * hash. An execution recorded before it has `{ kind: 'path', path: hankPath }`.
+   */
+  hankSource?: HankSource;
   dataPath?: string;
   status: ExecutionStatus;
   /** A runtime holds its lock right now (the list's "live" marker). */

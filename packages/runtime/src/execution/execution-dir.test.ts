@@ -88,7 +88,9 @@ describe('prepareExecution()', () => {
       'lastUsed',
       'dataHashVersion',
       'created',
+      'hankSource',
     ]);
+    expect(written.hankSource).toEqual({ kind: 'path', path: join(root, 'hank.json') });
     // hankweave made the directory and every layout name in it: prune may remove all of it.
     expect(written.created).toEqual({
       directory: true,
@@ -133,6 +135,21 @@ describe('prepareExecution()', () => {
     const broken = { ...written, hankSource: { kind: 'git', url: 42 } };
     expect(executionMetaSchema.parse(broken).hankSource).toBeUndefined();
     expect(executionMetaSchema.parse(broken).hankPath).toBe(written.hankPath);
+  });
+
+  it('keeps a recorded git source when the same hank.json resumes without one, not another', async () => {
+    const source = {
+      kind: 'git' as const,
+      url: 'https://example.com/team/hanks.git',
+      commit: 'b'.repeat(40),
+    };
+    await prepareExecution({ ...base(), hankSource: source });
+    // A rollback or a resume by path opens the execution with no source: the record stays.
+    const resumed = await prepareExecution({ ...base() });
+    expect(resumed.meta.hankSource).toEqual(source);
+    // Another hank.json: its own path.
+    const other = await prepareExecution({ ...base(), hankPath: join(root, 'other.json') });
+    expect(other.meta.hankSource).toEqual({ kind: 'path', path: join(root, 'other.json') });
   });
 
   it('copies the data with copyData and links a single file inside a directory', async () => {

@@ -59,7 +59,11 @@ export interface PrepareExecutionOptions {
   confirm?: (question: string) => boolean | Promise<boolean>;
   /** The containment of the run about to start, recorded in execution-meta.json. */
   containment?: RecordedExecutionMeta['containment'];
-  /** Where the hank came from, recorded in execution-meta.json. */
+  /**
+   * Where the hank came from, recorded in execution-meta.json. Default: what the execution
+   * recorded when it is resumed with the same hank.json (a rollback keeps a git source), else
+   * `{ kind: 'path', path: hankPath }`.
+   */
   hankSource?: RecordedExecutionMeta['hankSource'];
   now?: () => Date;
   /**
@@ -172,7 +176,11 @@ export async function prepareExecution(
     lastUsed: timestamp,
     dataHashVersion: DATA_HASH_VERSION,
     ...(options.containment !== undefined && { containment: options.containment }),
-    ...(options.hankSource !== undefined && { hankSource: options.hankSource }),
+    hankSource:
+      options.hankSource ??
+      (previous?.hankSource !== undefined && previous.hankPath === options.hankPath
+        ? previous.hankSource
+        : { kind: 'path', path: options.hankPath }),
     ...createdRecord(previous, inherited, before),
   };
   await writeExecutionMeta(layout.metaFile, meta);

@@ -202,7 +202,9 @@ export async function openExecution(
         : {}),
     ...(options.executionBaseDir !== undefined ? { baseDir: options.executionBaseDir } : {}),
     containment: containmentRecord(containment, clock().toISOString()),
-    hankSource: options.hankSource ?? { kind: 'path', path: hank.hankPath },
+    // Default (prepareExecution): what a resume of the same hank.json recorded (a git URL at a
+    // commit survives a rollback or a resume by path), else the hank's path.
+    ...(options.hankSource !== undefined ? { hankSource: options.hankSource } : {}),
     now: clock,
     beforeWrite: async (layout) => {
       lock = await acquireRuntimeLock(layout.hankweaveDir, { clock });

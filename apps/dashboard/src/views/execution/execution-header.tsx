@@ -154,6 +154,18 @@ export function ExecutionHeader(props: {
           <dt>Models</dt>
           <dd>{summary.models.join(', ') || '—'}</dd>
         </div>
+        {summary.hankSource && (
+          <div class="wide">
+            <dt>Hank</dt>
+            <dd
+              class="mono"
+              data-testid="execution-hank-source"
+              data-kind={summary.hankSource.kind}
+            >
+              {describeHankSource(summary.hankSource)}
+            </dd>
+          </div>
+        )}
         <div class="wide">
           <dt>Data</dt>
           <dd class="mono">{summary.dataPath ?? '—'}</dd>
@@ -182,4 +194,23 @@ export function ExecutionHeader(props: {
       )}
     </header>
   );
+}
+
+/**
+ * Where the hank came from, in one line: its path; `<url>#<ref>:<subdir> @ <commit>`; or
+ * `<bundle> (sha256 <hash>…)`. Preact escapes the text (a URL is untrusted).
+ */
+function describeHankSource(source: NonNullable<ExecutionSummary['hankSource']>): string {
+  switch (source.kind) {
+    case 'git': {
+      const ref = source.ref !== undefined ? `#${source.ref}` : '';
+      const subdir =
+        source.subdir !== undefined ? `${ref === '' ? '#:' : ':'}${source.subdir}` : '';
+      return `${source.url}${ref}${subdir} @ ${source.commit.slice(0, 12)}`;
+    }
+    case 'bundle':
+      return `${source.path} (sha256 ${source.bundleHash.slice(0, 16)}…)`;
+    default:
+      return source.path;
+  }
 }

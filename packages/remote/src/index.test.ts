@@ -1,0 +1,11 @@
+import { describe, expect, it } from 'vitest';
+
+describe('@hankweave/remote', () => {
+  it('exports exactly the public surface', async () => {
+    expect(Object.keys(await import('./index.js'))).toMatchSnapshot();
+  });
+
+  it('exports exactly the testing surface', async () => {
+    expect(Object.keys(await import('./testing.js'))).toMatchSnapshot();
+  });
+});
