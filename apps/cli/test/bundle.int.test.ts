@@ -101,6 +101,13 @@ describe('hankweave pack and running a .hank bundle', () => {
     // The rig copy in the bundle skipped the junk too.
     expect(readdirSync(join(extracted, 'templates/notes'))).not.toContain('node_modules');
 
+    const validated = await cli('validate', bundle());
+    expect(validated.code).toBe(0);
+    expect(validated.stdout).toContain(
+      `Source: bundle ${bundle()} (sha256 ${lock.bundleHash.slice(0, 16)}`,
+    );
+    expect(validated.stdout).toContain(`Run it: hankweave ${bundle()} <data>`);
+
     const before = statSync(extracted);
     const second = await cli(bundle(), example.dataDir, '--validate');
     expect(second.code).toBe(0);

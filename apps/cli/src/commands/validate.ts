@@ -11,6 +11,7 @@ import { printBudgetTable } from '../output/budget-table.js';
 import { commandHint, shellArg } from '../output/command-hint.js';
 import { describeHankSource } from '../output/hank-source.js';
 import type { Terminal } from '../output/terminal.js';
+import { isBundleArgument } from '../run/bundle-source.js';
 import {
   printRuntimeConfig,
   printRuntimeConfigWarnings,
@@ -49,11 +50,15 @@ export type ValidateOptions = Omit<OptionsOf<typeof declare>, 'output'> & {
 /** Adds `hankweave validate <hank>` to `program`. */
 export function register(program: CommandUnknownOpts, { terminal, done }: CommandContext): void {
   declare(program).action(async (hank, options) => {
-    // A git URL is fetched (or taken from the cache) first; a path is read as it is.
+    // A git URL is fetched (or taken from the cache) first, a bundle verified and extracted; a
+    // path is read as it is.
     const resolved = isRemoteHankUrl(hank)
       ? await (await import('../run/remote-source.js')).resolveHankArgument(hank)
-      : undefined;
-    for (const line of resolved?.notes ?? []) terminal.err(terminal.style.yellow(`! ${line}`));
+      : isBundleArgument(hank)
+        ? await (await import('../run/bundle-source.js')).openBundleHank(hank)
+        : undefined;
+    if (resolved && 'notes' in resolved)
+      for (const line of resolved.notes ?? []) terminal.err(terminal.style.yellow(`! ${line}`));
     done(
       validateCommand(terminal, resolved?.hankPath ?? hank, {
         ...options,
@@ -160,7 +165,7 @@ export function validateCommand(
   const ownData = defaultDataOf(hankDir) !== hankDir;
   terminal.out(
     style.dim(
-      `→ Run it: ${ownData && options.hankSource?.kind !== 'git' ? `${commandHint(shellArg(relativeOrAbsolute(hankDir)))}   (on its data/ folder)` : commandHint(shellArg(shownArg), '<data>')}`,
+      `→ Run it: ${ownData && (options.hankSource?.kind ?? 'path') === 'path' ? `${commandHint(shellArg(relativeOrAbsolute(hankDir)))}   (on its data/ folder)` : commandHint(shellArg(shownArg), '<data>')}`,
     ),
   );
   return 0;
