@@ -5,6 +5,15 @@ export {
   type ScanResult,
 } from './change-scanner.js';
 export {
+  type CopyRuleSource,
+  type CopyTreeFile,
+  type CopyTreeListing,
+  copyRuleSource,
+  DEFAULT_COPY_IGNORES,
+  type ListCopyTreeOptions,
+  listCopyTree,
+} from './copy-tree.js';
+export {
   FILES_ERROR_CODES,
   FilesError,
   type FilesErrorCode,

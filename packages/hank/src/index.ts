@@ -31,5 +31,5 @@ export {
   type HankIssueCode,
   type HankValidation,
 } from './validation/hank-issue.js';
-export { checkRefSyntax } from './validation/hank-refs.js';
+export { type CopyTreeInspector, checkRefSyntax } from './validation/hank-refs.js';
 export { type ValidateHankOptions, validateHank } from './validation/validate-hank.js';

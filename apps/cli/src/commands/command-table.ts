@@ -21,6 +21,7 @@ export const COMMAND_TABLE: readonly CommandTableEntry[] = [
   { words: ['validate'], load: () => import('./validate.js') },
   { words: ['doctor'], load: () => import('./doctor.js') },
   { words: ['init'], load: () => import('./init.js') },
+  { words: ['pack'], load: () => import('./pack.js') },
   { words: ['status'], load: () => import('./status.js') },
   { words: ['events'], load: () => import('./events.js') },
   { words: ['traces'], load: () => import('./traces.js') },

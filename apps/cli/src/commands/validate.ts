@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { type CopyTreeListing, listCopyTree } from '@hankweave/files';
 import { type HankIssue, validateHank } from '@hankweave/hank';
 import { isRemoteHankUrl } from '@hankweave/remote';
 import { installedHarnesses } from '@hankweave/runtime';
@@ -10,6 +11,7 @@ import { printBudgetTable } from '../output/budget-table.js';
 import { commandHint, shellArg } from '../output/command-hint.js';
 import { describeHankSource } from '../output/hank-source.js';
 import type { Terminal } from '../output/terminal.js';
+import { isBundleArgument } from '../run/bundle-source.js';
 import {
   printRuntimeConfig,
   printRuntimeConfigWarnings,
@@ -26,7 +28,10 @@ const declare = (program: CommandUnknownOpts) =>
     .description('validate a hank: structure, warnings, errors (creates nothing)')
     .argument('<hank>', 'hank.json, a directory holding one, or a git URL: <url>[#ref][:subdir]')
     .option('--json', 'print the result as JSON')
-    .option('-v, --verbose', 'also list each runtime setting, its value and where it came from')
+    .option(
+      '-v, --verbose',
+      'also list each runtime setting (value, where it came from) and what each rig copy skips',
+    )
     .option('-o, --output <dir>', 'the output directory a run would use (warns when not empty)');
 
 /**
@@ -45,11 +50,15 @@ export type ValidateOptions = Omit<OptionsOf<typeof declare>, 'output'> & {
 /** Adds `hankweave validate <hank>` to `program`. */
 export function register(program: CommandUnknownOpts, { terminal, done }: CommandContext): void {
   declare(program).action(async (hank, options) => {
-    // A git URL is fetched (or taken from the cache) first; a path is read as it is.
+    // A git URL is fetched (or taken from the cache) first, a bundle verified and extracted; a
+    // path is read as it is.
     const resolved = isRemoteHankUrl(hank)
       ? await (await import('../run/remote-source.js')).resolveHankArgument(hank)
-      : undefined;
-    for (const line of resolved?.notes ?? []) terminal.err(terminal.style.yellow(`! ${line}`));
+      : isBundleArgument(hank)
+        ? await (await import('../run/bundle-source.js')).openBundleHank(hank)
+        : undefined;
+    if (resolved && 'notes' in resolved)
+      for (const line of resolved.notes ?? []) terminal.err(terminal.style.yellow(`! ${line}`));
     done(
       validateCommand(terminal, resolved?.hankPath ?? hank, {
         ...options,
@@ -98,11 +107,14 @@ export function validateCommand(
     hankPath,
     // As the run would: a model is usable when an installed adapter runs it (Pi: not Anthropic's).
     harnesses: installedHarnesses(),
+    // A rig copy skips what the hank's .gitignore (or the defaults) ignores: so does the check.
+    copyTree: listCopyTree,
   });
   const runtimeConfig = options.verbose ? resolved : undefined;
   const outputWarning =
     result.config && nonEmptyOutputWarning(result.config, resolved.get('outputDirectory'));
   if (outputWarning) result.warnings.push(outputWarning);
+  const copies = options.verbose && result.config ? rigCopies(result.config, hankDir) : undefined;
   if (options.json) {
     terminal.out(
       JSON.stringify({
@@ -117,6 +129,7 @@ export function validateCommand(
               runtimeConfigWarnings: runtimeConfig.warnings,
             }
           : {}),
+        ...(copies ? { rigCopies: copies } : {}),
       }),
     );
     return result.valid ? 0 : 1;
@@ -131,6 +144,7 @@ export function validateCommand(
     printRuntimeConfig(terminal, runtimeConfig);
     printRuntimeConfigWarnings((line) => terminal.out(line), terminal, runtimeConfig);
   }
+  if (copies) printRigCopies(terminal, copies);
   if (result.warnings.length > 0) {
     terminal.out(style.yellow('!  Configuration warnings:'));
     for (const warning of result.warnings)
@@ -151,7 +165,7 @@ export function validateCommand(
   const ownData = defaultDataOf(hankDir) !== hankDir;
   terminal.out(
     style.dim(
-      `→ Run it: ${ownData && options.hankSource?.kind !== 'git' ? `${commandHint(shellArg(relativeOrAbsolute(hankDir)))}   (on its data/ folder)` : commandHint(shellArg(shownArg), '<data>')}`,
+      `→ Run it: ${ownData && (options.hankSource?.kind ?? 'path') === 'path' ? `${commandHint(shellArg(relativeOrAbsolute(hankDir)))}   (on its data/ folder)` : commandHint(shellArg(shownArg), '<data>')}`,
     ),
   );
   return 0;
@@ -228,4 +242,89 @@ export function printStructure(terminal: Terminal, config: HankConfig): void {
 function relativeOrAbsolute(path: string): string {
   const shown = relative(process.cwd(), path);
   return shown === '' ? '.' : shown.startsWith('..') || isAbsolute(shown) ? path : shown;
+}
+
+/** How many skipped paths `validate -v` names per copy (the rest are counted). */
+const SKIPS_SHOWN = 5;
+
+/** What one rig copy takes and skips, as `validate -v` reports it (`rigCopies` in --json). */
+export interface RigCopyReport {
+  codon: string;
+  /** 1-based, as in `rigSetup[index - 1]`. */
+  operation: number;
+  from: string;
+  to: string;
+  /** `gitignore` (the hank root's .gitignore) or `defaults`. */
+  rules: CopyTreeListing['source'];
+  files: number;
+  skipped: { total: number; directories: number; files: number; first: string[] };
+  /** The path named as `from` matches a rule itself: it is copied whole, as named. */
+  rootIgnored: boolean;
+  error?: string;
+}
+
+/** Lists every rig copy of the hank with what its ignore rules skip. */
+export function rigCopies(config: HankConfig, hankDir: string): RigCopyReport[] {
+  const reports: RigCopyReport[] = [];
+  const codons = config.hank.flatMap((item) => (isLoopConfig(item) ? item.codons : [item]));
+  for (const codon of codons) {
+    for (const [index, op] of (codon.rigSetup ?? []).entries()) {
+      if (op.type !== 'copy') continue;
+      const base = { codon: codon.id, operation: index + 1, from: op.copy.from, to: op.copy.to };
+      try {
+        const listing = listCopyTree(hankDir, op.copy.from);
+        const directories = listing.ignored.filter((entry) => entry.directory).length;
+        reports.push({
+          ...base,
+          rules: listing.source,
+          files: listing.files.length,
+          skipped: {
+            total: listing.ignored.length,
+            directories,
+            files: listing.ignored.length - directories,
+            first: listing.ignored
+              .slice(0, SKIPS_SHOWN)
+              .map((entry) => (entry.directory ? `${entry.path}/` : entry.path)),
+          },
+          rootIgnored: listing.rootIgnored,
+        });
+      } catch (error) {
+        reports.push({
+          ...base,
+          rules: 'defaults',
+          files: 0,
+          skipped: { total: 0, directories: 0, files: 0, first: [] },
+          rootIgnored: false,
+          error: (error as Error).message,
+        });
+      }
+    }
+  }
+  return reports;
+}
+
+function printRigCopies(terminal: Terminal, copies: RigCopyReport[]): void {
+  if (copies.length === 0) return;
+  const { style } = terminal;
+  terminal.out(style.bold('Rig copies (directory copies skip what the ignore rules match):'));
+  for (const copy of copies) {
+    const head = `   ${copy.codon} rigSetup[${copy.operation - 1}] ${copy.from} → ${copy.to}`;
+    if (copy.error) {
+      terminal.out(`${head}: ${style.yellow(copy.error)}`);
+      continue;
+    }
+    const rules = copy.rules === 'gitignore' ? 'the hank .gitignore' : 'the default ignores';
+    const { skipped } = copy;
+    const what =
+      skipped.total === 0
+        ? `takes ${copy.files} file(s), skips nothing (${rules})`
+        : `takes ${copy.files} file(s), skips ${skipped.total} (${skipped.directories} director${skipped.directories === 1 ? 'y' : 'ies'}, ${skipped.files} file(s)) by ${rules}: ${skipped.first.join(', ')}${skipped.total > skipped.first.length ? `, … ${skipped.total - skipped.first.length} more` : ''}`;
+    terminal.out(`${head}: ${what}`);
+    if (copy.rootIgnored)
+      terminal.out(
+        style.dim(
+          `     (${copy.from} matches ${rules} itself; copied whole, as the hank names it)`,
+        ),
+      );
+  }
 }

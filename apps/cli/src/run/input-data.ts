@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { storeInputText } from '@hankweave/runtime';
 import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
+import { isBundleArgument } from './bundle-source.js';
 
 /**
  * Turns `--input <text>` and a `-` data argument (stdin) into a data file: the text is stored
@@ -62,10 +63,17 @@ export async function inlineData(
   return { positionals: rest, data: path, inline: true };
 }
 
-/** A single argument is the hank when it names a `.json` file or a directory holding hank.json. */
+/**
+ * A single argument is the hank when it names a `.json` file, a bundle (`.hank`, `.tar.zst`) or a
+ * directory holding hank.json.
+ */
 function isHank(argument: string | undefined): boolean {
   if (argument === undefined) return false;
-  return argument.endsWith('.json') || existsSync(join(argument, 'hank.json'));
+  return (
+    argument.endsWith('.json') ||
+    isBundleArgument(argument) ||
+    existsSync(join(argument, 'hank.json'))
+  );
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {

@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import { createRuntime, executionLayout, loadHank, type Runtime } from '@hankweave/runtime';
 import { startWebSocketServer } from '@hankweave/server';
 import { readHankJson } from '../commands/load-hank.js';
@@ -11,6 +12,7 @@ import { JsonView, PlainView, type RunView } from '../output/run-view.js';
 import type { Terminal } from '../output/terminal.js';
 import { type RunTelemetry, startRunTelemetry } from '../telemetry/run-telemetry.js';
 import { cliVersion } from '../version.js';
+import { checkPinnedHank } from './bundle-source.js';
 import { type DryRun, startDryRun } from './dry-run.js';
 import { checkDryRunModels } from './dry-run-models.js';
 import { attachIdleControls, IDLE_KEYS } from './idle-controls.js';
@@ -46,6 +48,9 @@ export async function runCommand(
     ...(options.replay !== undefined ? { ...options, execution: options.replay } : options),
     ...(inline.data !== undefined ? { data: inline.data } : {}),
   });
+  // A hank directory (a git checkout too) pinned by its hank.lock runs only as locked; a bundle
+  // was verified against its own lock already.
+  if (inputs.hankSource?.kind !== 'bundle') await checkPinnedHank(dirname(inputs.hankPath));
   if (options.validate) {
     if (options.selfTest) {
       throw new CliError(
@@ -90,6 +95,7 @@ export async function runCommand(
   for (const line of inputs.sourceNotes ?? []) terminal.err(terminal.style.yellow(`! ${line}`));
   printRuntimeConfigWarnings(note, terminal, settings.runtimeConfig);
   for (const warning of inputs.warnings ?? []) note(terminal.style.yellow(`! ${warning}`));
+  for (const line of inputs.notes ?? []) note(terminal.style.dim(line));
   if (options.overwriteOutput && configured.outputDirectory === undefined) {
     note(terminal.style.yellow('! --overwrite-output has no effect without -o/--output'));
   }

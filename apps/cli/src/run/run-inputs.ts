@@ -10,6 +10,7 @@ import {
 } from '../execution/find-execution.js';
 import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
+import { isBundleArgument, openBundleHank } from './bundle-source.js';
 import { isRemoteHankUrl, recordedHank, remoteRunInputs } from './remote-source.js';
 
 /** What to run: absolute paths of hank.json and of the data. */
@@ -18,15 +19,19 @@ export interface RunInputs {
   dataPath: string;
   /** Said once before the run (the data is the hank's own directory). */
   warnings?: string[];
-  /** Where the hank came from, when it is not a plain path (a git URL at a commit). */
+  /** Where the hank came from, when it is not a plain path (a git URL at a commit, a bundle). */
   hankSource?: HankSource;
   /** One-line warnings for stderr about the hank's source (a remote used offline, a resume pinned). */
   sourceNotes?: string[];
+  /** Said once before the run (where a bundle was extracted, or that its extraction was reused). */
+  notes?: string[];
 }
 
 /**
  * Works out hank.json and the data from the positionals, `--data` and `--execution`
  * (reference §1.1, §2.3 step 8):
+ * - a first positional ending in `.hank` or `.tar.zst`: a bundle, verified and extracted (see
+ *   `bundle-source.ts`); the data is the second, `--data` or the cwd;
  * - two positionals: the hank (a hank.json or its directory), then the data;
  * - one positional ending in `.json`: the hank; the data is `--data` or the cwd;
  * - one positional directory holding hank.json: the hank; the data is `--data`, else its `data/`
@@ -69,6 +74,16 @@ export async function resolveRunInputs(
       : resolve(meta.readOnlySourceDataPath)
     : undefined;
 
+  // A `.hank` bundle: verified and extracted into the cache, then run like a directory's hank.
+  if (first !== undefined && isBundleArgument(first)) {
+    const bundle = await openBundleHank(first);
+    return {
+      hankPath: bundle.hankPath,
+      dataPath: resolve(second ?? options.data ?? recordedData ?? process.cwd()),
+      hankSource: bundle.hankSource,
+      notes: [bundle.note],
+    };
+  }
   // A git URL is a hank (reference §1.1), alone or with the data (remote-source.ts).
   if (first !== undefined && isRemoteHankUrl(first)) {
     const dataPath = resolve(second ?? options.data ?? recordedData ?? process.cwd());

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import * as prompts from '@clack/prompts';
+import { listCopyTree } from '@hankweave/files';
 import { validateHank } from '@hankweave/hank';
 import { installedHarnesses } from '@hankweave/runtime';
 import { checkModelId, defaultModelCatalog } from '@hankweave/types';
@@ -256,6 +257,7 @@ function validate(terminal: Terminal, hankDir: string, model: string | undefined
     hankDir: read.hankDir,
     hankPath,
     harnesses: installedHarnesses(),
+    copyTree: listCopyTree,
   });
   if (result.config) {
     prompts.log.step('The hank');

@@ -95,10 +95,28 @@ export function checkFileRef(
 }
 
 /**
- * Checks a rig copy source: a regular file, or a directory tree holding only regular files and
- * directories, and never the hank directory itself.
+ * What a rig copy of `from` meets after its ignore rules: links, special files and unreadable
+ * directories, each relative to the hank root. Injected (the rules live in `@hankweave/files`).
  */
-export function checkTreeRef(hankRoot: string, ref: string): RefProblem | undefined {
+export type CopyTreeInspector = (
+  hankRoot: string,
+  from: string,
+) => {
+  readonly links: readonly string[];
+  readonly special: readonly string[];
+  readonly unreadable: readonly string[];
+};
+
+/**
+ * Checks a rig copy source: a regular file, or a directory tree holding only regular files and
+ * directories (after the copy's ignore rules, when `inspect` is given), and never the hank
+ * directory itself.
+ */
+export function checkTreeRef(
+  hankRoot: string,
+  ref: string,
+  inspect?: CopyTreeInspector,
+): RefProblem | undefined {
   const resolved = resolveRef(hankRoot, '', ref);
   if ('code' in resolved) return resolved;
   if (resolved.path === hankRoot) {
@@ -110,6 +128,28 @@ export function checkTreeRef(hankRoot: string, ref: string): RefProblem | undefi
       code: 'not_regular',
       message: `is not a file or directory (${describe(resolved.stats)})`,
     };
+  }
+  if (inspect) {
+    let seen: ReturnType<CopyTreeInspector>;
+    try {
+      seen = inspect(hankRoot, ref);
+    } catch (error) {
+      return { code: 'not_regular', message: `cannot be listed (${(error as Error).message})` };
+    }
+    const [link] = seen.links;
+    if (link !== undefined) {
+      return {
+        code: 'symlink',
+        message: `contains the symlink ${link}; copy real files only, or list it in the hank's .gitignore`,
+      };
+    }
+    const [special] = seen.special;
+    if (special !== undefined)
+      return { code: 'special_file', message: `contains ${special}, which is not a regular file` };
+    const [unreadable] = seen.unreadable;
+    if (unreadable !== undefined)
+      return { code: 'not_regular', message: `contains ${unreadable}, which cannot be read` };
+    return undefined;
   }
   const pending = [resolved.path];
   while (pending.length > 0) {

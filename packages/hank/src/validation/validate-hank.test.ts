@@ -245,6 +245,25 @@ describe('validateHank() file references', () => {
     expect(codes(result.errors)).toEqual(['symlink', 'invalid_path']);
   });
 
+  it('judges a copied tree by what its injected copy rules leave (an ignored link is fine)', () => {
+    symlinkSync('/etc/hostname', join(dir, 'templates/sub/link'));
+    const seen: string[] = [];
+    const op = { rigSetup: [{ type: 'copy', copy: { from: 'templates', to: 't' } }] };
+    const ignored = check(op, {
+      copyTree: (root: string, from: string) => {
+        seen.push(`${root.split('/').pop()} ${from}`);
+        return { links: [], special: [], unreadable: [] };
+      },
+    });
+    expect(ignored.errors).toEqual([]);
+    expect(seen).toEqual([`${dir.split('/').pop()} templates`]);
+    const kept = check(op, {
+      copyTree: () => ({ links: ['templates/sub/link'], special: [], unreadable: [] }),
+    });
+    expect(kept.errors).toMatchObject([{ code: 'symlink' }]);
+    expect(kept.errors[0]?.message).toContain('templates/sub/link');
+  });
+
   it('warns about an empty prompt file', () => {
     expect(check({ promptFile: ['prompts/a.md', 'prompts/empty.md'] }).warnings).toMatchObject([
       { path: 'hank[0].promptFile[1]', code: 'prompt_size' },

@@ -31,7 +31,13 @@ import {
   SENTINEL_HARNESSES,
 } from './hank-model-issues.js';
 import { checkHankPaths, checkSentinelConfigPaths } from './hank-paths.js';
-import { checkFileRef, checkTreeRef, promptSizeWarning, type RefProblem } from './hank-refs.js';
+import {
+  type CopyTreeInspector,
+  checkFileRef,
+  checkTreeRef,
+  promptSizeWarning,
+  type RefProblem,
+} from './hank-refs.js';
 import { checkHankRules } from './hank-rules.js';
 import { clip, describeValue, snapshotInput } from './input-limits.js';
 import { notInEffectWarnings } from './not-in-effect.js';
@@ -61,6 +67,13 @@ export interface ValidateHankOptions {
    * is installed, so `gpt-5.2` and `gemini-3-pro-preview` pass.
    */
   harnesses?: readonly HarnessName[];
+  /**
+   * What a rig copy of `from` would meet after its ignore rules (the runtime and the CLI pass
+   * `@hankweave/files`' `listCopyTree`): only the links, special files and unreadable
+   * directories left after the rules are errors, so an ignored `node_modules/` full of links is
+   * fine. Without it, any link or special file in a copied tree is an error.
+   */
+  copyTree?: CopyTreeInspector;
 }
 
 const CODON_KEYS = Object.keys(codonConfigSchema.shape);
@@ -146,7 +159,8 @@ export function validateHank(
   const paths = checkHankPaths(config, { onDisk: options.hankDir !== undefined });
   errors.push(...paths.errors);
   warnings.push(...paths.warnings);
-  if (options.hankDir !== undefined) checkFiles(config, options.hankDir, models, errors, warnings);
+  if (options.hankDir !== undefined)
+    checkFiles(config, options.hankDir, models, errors, warnings, options.copyTree);
   return { valid: errors.length === 0, errors, warnings, config };
 }
 
@@ -246,6 +260,7 @@ function checkFiles(
   models: ModelCatalog,
   errors: HankIssue[],
   warnings: HankIssue[],
+  copyTree?: CopyTreeInspector,
 ): void {
   let hankRoot: string;
   try {
@@ -287,7 +302,7 @@ function checkFiles(
     checkPrompts(codon.appendSystemPromptFile, [...path, 'appendSystemPromptFile']);
     for (const [index, op] of (codon.rigSetup ?? []).entries()) {
       if (op.type !== 'copy') continue;
-      const problem = checkTreeRef(hankRoot, op.copy.from);
+      const problem = checkTreeRef(hankRoot, op.copy.from, copyTree);
       if (problem) report([...path, 'rigSetup', index, 'copy', 'from'], op.copy.from, problem);
     }
     checkSentinelFiles(codon, path, hankRoot, models, errors, warnings, checkPrompts);

@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import {
+  chmodSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -8,7 +10,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { rigOperationSchema } from '@hankweave/types';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { runRigSetup } from './rig-setup.js';
@@ -109,5 +111,95 @@ describe('runRigSetup()', () => {
       env: process.env,
     });
     expect(outside.fatal?.message).toContain('inside agentRoot');
+  });
+
+  describe('copy filtering', () => {
+    const write = (files: Record<string, string>) => {
+      for (const [path, content] of Object.entries(files)) {
+        mkdirSync(dirname(join(hankDir, path)), { recursive: true });
+        writeFileSync(join(hankDir, path), content);
+      }
+    };
+    const copy = (from: string, to: string) =>
+      runRigSetup({
+        operations: ops([{ type: 'copy', copy: { from, to } }]),
+        hankDir,
+        agentRoot,
+        env: process.env,
+      });
+    const listed = (dir: string): string[] =>
+      readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((entry) => !entry.isDirectory())
+        .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1))
+        .sort();
+
+    it('skips what the defaults ignore when the hank root has no .gitignore', async () => {
+      write({
+        'templates/app/index.js': 'code',
+        'templates/app/node_modules/dep/index.js': 'junk',
+        'templates/app/dist/bundle.js': 'junk',
+        'templates/app/.venv/bin/python': 'junk',
+        'templates/app/server.log': 'junk',
+      });
+      chmodSync(join(hankDir, 'templates/app/index.js'), 0o755);
+      const result = await copy('templates/app', 'app');
+      expect(result.fatal).toBeUndefined();
+      expect(listed(join(agentRoot, 'app'))).toEqual(['index.js']);
+      expect(execFileSync('stat', ['-c', '%a', join(agentRoot, 'app/index.js')]).toString()).toBe(
+        '755\n',
+      );
+    });
+
+    it('follows the root .gitignore (paths from the root) and nested ones, not the defaults', async () => {
+      write({
+        '.gitignore': 'templates/**/cache/\n',
+        'templates/app/cache/big.bin': 'junk',
+        'templates/app/dist/kept.js': 'kept: the root .gitignore replaces the defaults',
+        'templates/app/.gitignore': '*.tmp\n',
+        'templates/app/scratch.tmp': 'junk',
+        'templates/app/main.js': 'code',
+      });
+      const result = await copy('templates/app', 'app');
+      expect(result.fatal).toBeUndefined();
+      expect(listed(join(agentRoot, 'app'))).toEqual(['.gitignore', 'dist/kept.js', 'main.js']);
+    });
+
+    it('copies a file named as `from` even when it is ignored', async () => {
+      write({ 'fixtures/seed.log': 'asked for' });
+      const result = await copy('fixtures/seed.log', 'seed.log');
+      expect(result.fatal).toBeUndefined();
+      expect(readFileSync(join(agentRoot, 'seed.log'), 'utf8')).toBe('asked for');
+    });
+
+    it('refuses a tree holding a symlink, before removing the target', async () => {
+      const secret = mkdtempSync(join(tmpdir(), 'rig-secret-'));
+      writeFileSync(join(secret, 'key'), 'secret');
+      symlinkSync(join(secret, 'key'), join(hankDir, 'templates/report/key'));
+      mkdirSync(join(agentRoot, 'report'));
+      writeFileSync(join(agentRoot, 'report/keep.md'), 'still here');
+      const result = await copy('templates/report', 'report');
+      expect(result.fatal?.message).toMatch(/symlink templates\/report\/key/);
+      expect(readFileSync(join(agentRoot, 'report/keep.md'), 'utf8')).toBe('still here');
+      expect(existsSync(join(agentRoot, 'report/key'))).toBe(false);
+    });
+
+    it('skips an ignored directory that is a symlink without following it', async () => {
+      const elsewhere = mkdtempSync(join(tmpdir(), 'rig-elsewhere-'));
+      writeFileSync(join(elsewhere, 'outside.txt'), 'never copied');
+      symlinkSync(elsewhere, join(hankDir, 'templates/report/node_modules'));
+      const result = await copy('templates/report', 'report');
+      expect(result.fatal).toBeUndefined();
+      expect(listed(join(agentRoot, 'report'))).toEqual(['intro.md']);
+    });
+
+    it('does not hang on a .gitignore that is a FIFO', async () => {
+      execFileSync('mkfifo', [join(hankDir, '.gitignore')]);
+      write({ 'templates/report/dist/x.js': 'junk' });
+      const started = Date.now();
+      const result = await copy('templates/report', 'report');
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(result.fatal).toBeUndefined();
+      expect(listed(join(agentRoot, 'report'))).toEqual(['intro.md']);
+    });
   });
 });

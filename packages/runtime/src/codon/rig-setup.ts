@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { cp, mkdir, rm } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { constants, createWriteStream, existsSync } from 'node:fs';
+import { chmod, mkdir, open, rm } from 'node:fs/promises';
+import { dirname, join, posix, resolve } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { relativeInside } from '@hankweave/durable-io';
+import { type CopyTreeListing, listCopyTree } from '@hankweave/files';
 import { type SandboxPolicy, sandboxCommand } from '@hankweave/harness';
 import type { RigOperation } from '@hankweave/types';
 import { DATA_LINK_NAME } from '../execution/layout.js';
@@ -123,16 +125,73 @@ async function copyOperation(
   // The target itself may be a link: it is removed as a link, never followed.
   const unsafe = await unsafePathMessage(options.agentRoot, inside, `copy target "${copy.to}"`);
   if (unsafe) return { ok: false, message: unsafe };
+  // What to take: the tree filtered by the hank root's .gitignore or the defaults (a file named
+  // as `from` is taken whatever the rules say). A link or a special file left after the rules
+  // refuses the copy before anything is removed: the copy never follows a link.
+  let listing: CopyTreeListing;
+  try {
+    listing = listCopyTree(options.hankDir, copy.from);
+  } catch (error) {
+    return { ok: false, message: `copy source ${copy.from}: ${(error as Error).message}` };
+  }
+  const refused = refusedEntry(listing);
+  if (refused) return { ok: false, message: `copy source ${copy.from} ${refused}` };
   try {
     await rm(target, { recursive: true, force: true });
     await mkdir(dirname(target), { recursive: true });
-    await cp(source, target, { recursive: true });
+    await copyListing(options.hankDir, listing, target);
     return { ok: true, target };
   } catch (error) {
     return {
       ok: false,
       message: `copy ${copy.from} → ${copy.to} failed: ${(error as Error).message}`,
     };
+  }
+}
+
+function refusedEntry(listing: CopyTreeListing): string | undefined {
+  const [link] = listing.links;
+  if (link !== undefined)
+    return `contains the symlink ${link}; a rig copies real files only (list it in the hank's .gitignore to skip it)`;
+  const [special] = listing.special;
+  if (special !== undefined) return `contains ${special}, which is not a regular file`;
+  const [unreadable] = listing.unreadable;
+  if (unreadable !== undefined) return `contains ${unreadable}, which cannot be read`;
+  return undefined;
+}
+
+/**
+ * Copies what `listing` names into `target` (which does not exist): directories first, then each
+ * file opened without following a link and checked to be a regular file, written exclusively
+ * (`wx`), its permission bits kept.
+ */
+async function copyListing(hankDir: string, listing: CopyTreeListing, target: string) {
+  const under = (path: string) =>
+    listing.kind === 'file' ? target : join(target, posix.relative(listing.from, path));
+  if (listing.kind === 'directory') {
+    await mkdir(target);
+    for (const directory of listing.directories) await mkdir(under(directory));
+  }
+  for (const file of listing.files)
+    await copyRegularFile(join(hankDir, file.path), under(file.path));
+}
+
+async function copyRegularFile(source: string, target: string): Promise<void> {
+  const handle = await open(
+    source,
+    constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+  );
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw new Error(`${source} is not a regular file`);
+    const mode = stats.mode & 0o777;
+    await pipeline(
+      handle.createReadStream({ autoClose: false }),
+      createWriteStream(target, { flags: 'wx', mode }),
+    );
+    await chmod(target, mode);
+  } finally {
+    await handle.close();
   }
 }
 

@@ -1,7 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import { CheckpointEngine } from '@hankweave/checkpoints';
 import { readRegularFileSync } from '@hankweave/durable-io';
-import { ChangeScanner, UnifiedFileResolver } from '@hankweave/files';
+import { ChangeScanner, listCopyTree, UnifiedFileResolver } from '@hankweave/files';
 import { validateHank } from '@hankweave/hank';
 import { createFileJournal } from '@hankweave/journal';
 import { SentinelManager } from '@hankweave/sentinels';
@@ -117,6 +117,8 @@ export function loadHank(
     ...(options.models ? { models: options.models } : {}),
     // A harness of the embedder's own runs whatever it runs; else the installed adapters decide.
     harnesses: options.harness ? HARNESS_NAMES : installedHarnesses(),
+    // A rig copy skips what the hank's .gitignore (or the defaults) ignores: so does the check.
+    copyTree: listCopyTree,
   });
   if (!result.valid || !result.config) {
     const list = result.errors.map((issue) => `  ${issue.path}: ${issue.message}`).join('\n');
