@@ -142,6 +142,26 @@ describe('hankweave pack and running a .hank bundle', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('prompts/observe.md does not match hank.lock');
     expect(result.stderr).toMatch(/→ The bundle is not what its author packed/);
+    // doctor verifies a bundle as a run does: the tampered one is refused, never read as JSON.
+    const doctored = await cli('doctor', tampered, '--json');
+    expect(doctored.code).toBe(1);
+    expect(doctored.stderr).toContain('prompts/observe.md does not match hank.lock');
+  });
+
+  it('doctor reads a bundle through its verified extraction; submit refuses a bundle', async () => {
+    const doctored = await cli('doctor', bundle(), '--json');
+    expect(doctored.stderr).toBe('');
+    const report = JSON.parse(doctored.stdout) as { hankPath: string; models: unknown[] };
+    expect(report.hankPath.startsWith(cacheDir())).toBe(true);
+    expect(report.models.length).toBeGreaterThan(0);
+    const submitted = await cli(
+      ...['submit', bundle(), example.dataDir, '--redis', 'redis://127.0.0.1:1'],
+    );
+    expect(submitted.code).toBe(1);
+    expect(submitted.stderr).toContain(
+      'submit takes a hank directory every worker sees, not a bundle',
+    );
+    expect(submitted.stderr).not.toMatch(/JSON|Unexpected token/);
   });
 
   it('refuses to run a pinned hank directory whose file drifted, naming it', async () => {

@@ -12,6 +12,7 @@ import {
 import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
 import type { Terminal } from '../output/terminal.js';
+import { isBundleArgument } from '../run/bundle-source.js';
 import { resolveHankArgument } from '../run/remote-source.js';
 import { resolveCliRuntimeConfig } from '../run/runtime-config.js';
 import type { CommandContext, OptionsOf } from './command-context.js';
@@ -52,7 +53,10 @@ export async function doctorCommand(
 ): Promise<number> {
   const hankPath =
     hankArg !== undefined
-      ? (await resolveHankArgument(hankArg)).hankPath
+      ? isBundleArgument(hankArg)
+        ? // Verified against its lock and extracted, as a run does, so its hank.json is read.
+          (await (await import('../run/bundle-source.js')).openBundleHank(hankArg)).hankPath
+        : (await resolveHankArgument(hankArg)).hankPath
       : existsSync('hank.json')
         ? resolveHankPath('hank.json')
         : undefined;

@@ -4,10 +4,11 @@ import { DEFAULT_QUEUE_NAME, describeConnection, submitHank } from '@hankweave/q
 import { isRemoteHankUrl, stripCredentials } from '@hankweave/remote';
 import { loadScript } from '@hankweave/scripted-model';
 import { CliError } from '../output/cli-error.js';
-import { commandHint } from '../output/command-hint.js';
+import { commandHint, shellArg } from '../output/command-hint.js';
 import { positiveNumberFlag } from '../output/number-flags.js';
 import type { Terminal } from '../output/terminal.js';
 import { asQueueCliError, redisUrlOf, withQueueOptions } from '../queue/queue-options.js';
+import { isBundleArgument } from '../run/bundle-source.js';
 import { collect } from './collect.js';
 import type { CommandContext, OptionsOf } from './command-context.js';
 import { resolveHankPath } from './load-hank.js';
@@ -62,6 +63,14 @@ export async function submitCommand(
       'CLI_USAGE',
       `submit takes a hank on storage every worker sees, not a git URL (${stripCredentials(hank)})`,
       'Check the hank out where the workers can read it and submit that path.',
+    );
+  }
+  if (isBundleArgument(hank)) {
+    // A worker runs a hank directory it can read; it does not verify and extract bundles (yet).
+    throw new CliError(
+      'CLI_USAGE',
+      `submit takes a hank directory every worker sees, not a bundle (${hank})`,
+      `Extract it where the workers can read it (\`${commandHint('validate')} ${shellArg(hank)}\` verifies it and names the directory it extracts to) and submit that directory.`,
     );
   }
   const hankPath = resolveHankPath(hank);
