@@ -170,6 +170,10 @@ describe('hankweave pack and running a .hank bundle', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('prompts/summarize.md changed since hank.lock was written');
     expect(result.stderr).toContain('hankweave pack');
+    // validate says what a run would: the drift, by name.
+    const validated = await cli('validate', example.hankDir);
+    expect(validated.code).toBe(1);
+    expect(validated.stderr).toContain('prompts/summarize.md changed since hank.lock was written');
   });
 
   it('pack --check fails on a symlink in the hank, naming it', async () => {

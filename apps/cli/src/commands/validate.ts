@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { type CopyTreeListing, listCopyTree } from '@hankweave/files';
 import { type HankIssue, validateHank } from '@hankweave/hank';
@@ -11,7 +11,7 @@ import { printBudgetTable } from '../output/budget-table.js';
 import { commandHint, shellArg } from '../output/command-hint.js';
 import { describeHankSource } from '../output/hank-source.js';
 import type { Terminal } from '../output/terminal.js';
-import { isBundleArgument } from '../run/bundle-source.js';
+import { checkPinnedHank, isBundleArgument } from '../run/bundle-source.js';
 import {
   printRuntimeConfig,
   printRuntimeConfigWarnings,
@@ -59,6 +59,11 @@ export function register(program: CommandUnknownOpts, { terminal, done }: Comman
         : undefined;
     if (resolved && 'notes' in resolved)
       for (const line of resolved.notes ?? []) terminal.err(terminal.style.yellow(`! ${line}`));
+    // A pinned directory (or git checkout) whose files drifted from its hank.lock would be
+    // refused by a run: validate says so too. A bundle was verified against its own lock.
+    if (resolved?.hankSource?.kind !== 'bundle') {
+      await checkPinnedHank(dirname(resolveHankPath(resolved?.hankPath ?? hank)));
+    }
     done(
       validateCommand(terminal, resolved?.hankPath ?? hank, {
         ...options,
