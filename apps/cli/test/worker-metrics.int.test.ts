@@ -171,6 +171,8 @@ describe('hankweave worker --metrics-port', () => {
   it('closes the endpoint with the worker', async () => {
     worker.kill('SIGTERM');
     expect(await exited).toBe(0);
+    // Closing flushed no second, partial trace of the finished job (late runtime events).
+    expect(receiver.spans().filter((span) => span.name === 'run')).toHaveLength(1);
     await expect(fetch(`http://127.0.0.1:${port}/metrics`)).rejects.toThrow();
   });
 });
