@@ -182,6 +182,8 @@ describe('hanks written for the original runtime', () => {
       expect(result.code).toBe(1);
       expect(JSON.parse(result.stdout)).toEqual({
         hankPath: join(dir, 'hank.json'),
+        // Added with remote hanks (issue 35): where the hank came from.
+        hankSource: { kind: 'path', path: join(dir, 'hank.json') },
         valid: false,
         errors: [
           {
