@@ -3,8 +3,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JobResult, WorkerEvent } from '@hankweave/queue';
 import { type RedisServer, startRedis } from '@hankweave/queue/testing';
-import { closedPort, type OtlpReceiver, startOtlpReceiver } from '@hankweave/telemetry/testing';
-import parsePrometheusTextFormat from 'parse-prometheus-text-format';
+import {
+  closedPort,
+  type OtlpReceiver,
+  scrapePrometheus,
+  startOtlpReceiver,
+} from '@hankweave/telemetry/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, CLI_ROOT, createSandbox, runCli, type Sandbox } from './cli-harness.js';
 
@@ -22,11 +26,7 @@ describe('hankweave worker --metrics-port', () => {
   let stdout = '';
   const queue = 'metrics';
 
-  const scrape = async () => {
-    const response = await fetch(`http://127.0.0.1:${port}/metrics`);
-    expect(response.status).toBe(200);
-    return parsePrometheusTextFormat(await response.text());
-  };
+  const scrape = () => scrapePrometheus(`http://127.0.0.1:${port}/metrics`);
   const waitFor = async (predicate: () => boolean, what: string, timeoutMs = 90_000) => {
     const started = Date.now();
     while (!predicate()) {
@@ -77,11 +77,10 @@ describe('hankweave worker --metrics-port', () => {
   it('says where, and serves the queue before any job', async () => {
     expect(stdout).toContain(`Prometheus metrics at http://127.0.0.1:${port}/metrics`);
     expect(stdout).toContain(`traces to ${receiver.url}/v1/traces`);
-    const families = await scrape();
-    const jobs = families.find((family) => family.name === 'hankweave_queue_jobs');
-    expect(jobs?.type).toBe('GAUGE');
+    const jobs = (await scrape()).family('hankweave_queue_jobs');
+    expect(jobs.type).toBe('GAUGE');
     expect(
-      jobs?.metrics.find((metric) => metric.labels?.hankweave_job_state === 'waiting')?.value,
+      jobs.metrics.find((metric) => metric.labels?.hankweave_job_state === 'waiting')?.value,
     ).toBe('0');
   });
 
@@ -103,16 +102,7 @@ describe('hankweave worker --metrics-port', () => {
     const completed = events.find((event) => event.type === 'job.completed') as {
       result: JobResult;
     };
-    const families = await scrape();
-    const family = (name: string) => {
-      const found = families.find((candidate) => candidate.name === name);
-      if (!found) throw new Error(`no ${name} in ${families.map((f) => f.name).join(', ')}`);
-      return found;
-    };
-    const sum = (name: string, where: (labels: Record<string, string>) => boolean = () => true) =>
-      family(name)
-        .metrics.filter((metric) => where(metric.labels ?? {}))
-        .reduce((total, metric) => total + Number(metric.value), 0);
+    const { family, sum } = await scrape();
     const state = JSON.parse(
       readFileSync(join(completed.result.executionDir, '.hankweave', 'state.json'), 'utf8'),
     ) as {

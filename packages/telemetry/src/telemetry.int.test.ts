@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { EventEnvelope } from '@hankweave/types';
-import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { GEN_AI, HANKWEAVE } from './attributes.js';
 import { startMetrics } from './metrics.js';
-import { closedPort, type OtlpReceiver, startOtlpReceiver } from './testing.js';
+import { closedPort, type OtlpReceiver, scrapePrometheus, startOtlpReceiver } from './testing.js';
 import { createTraceExporter, describeTraceReport } from './trace-exporter.js';
 
 const fixture = (name: string) => new URL(`../test/fixtures/hello-hank/${name}`, import.meta.url);
@@ -157,18 +156,7 @@ describe('metrics on a Prometheus endpoint, scraped and parsed', () => {
     });
     metrics.recordWorkerEvent({ type: 'job.completed', jobId: 'job-0' });
     try {
-      const response = await fetch(metrics.prometheusUrl as string);
-      expect(response.status).toBe(200);
-      const families = parsePrometheusTextFormat(await response.text());
-      const family = (name: string) => {
-        const found = families.find((candidate) => candidate.name === name);
-        if (!found) throw new Error(`no ${name} in ${families.map((f) => f.name).join(', ')}`);
-        return found;
-      };
-      const sum = (name: string, where: (labels: Record<string, string>) => boolean = () => true) =>
-        family(name)
-          .metrics.filter((metric) => where(metric.labels ?? {}))
-          .reduce((total, metric) => total + Number(metric.value), 0);
+      const { family, sum } = await scrapePrometheus(metrics.prometheusUrl as string);
       const totalCost = codons.reduce((total, codon) => total + codon.finalCost, 0);
       expect(sum('hankweave_cost_total')).toBeCloseTo(totalCost, 10);
       const tokens = (type: string) =>

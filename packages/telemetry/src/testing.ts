@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
+import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { decodeOtlpProtobuf } from './otlp-protobuf.js';
 
 /** A plain attribute value, decoded from OTLP/JSON's `AnyValue`. */
@@ -177,4 +178,52 @@ export async function closedPort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+/** One metric family of a Prometheus scrape, as `parse-prometheus-text-format` reads it. */
+export interface PrometheusFamily {
+  name: string;
+  help: string;
+  type: 'COUNTER' | 'GAUGE' | 'HISTOGRAM' | 'SUMMARY' | 'UNTYPED';
+  metrics: Array<{
+    labels?: Record<string, string>;
+    value?: string;
+    count?: string;
+    sum?: string;
+    buckets?: Record<string, string>;
+  }>;
+}
+
+/** A Prometheus endpoint's answer, read by a real text-format parser; see {@link scrapePrometheus}. */
+export interface PrometheusScrape {
+  families: PrometheusFamily[];
+  /** The family of that name; throws naming the families there are when it is missing. */
+  family(name: string): PrometheusFamily;
+  /** The sum of a family's sample values whose labels satisfy `where` (default: all). */
+  sum(name: string, where?: (labels: Record<string, string>) => boolean): number;
+}
+
+/**
+ * GETs a Prometheus endpoint (`/metrics`) and parses its text format with
+ * `parse-prometheus-text-format` (not ours, so the format is checked by another reader).
+ *
+ * @throws {Error} when the endpoint does not answer 200, or a family asked for is missing.
+ */
+export async function scrapePrometheus(url: string): Promise<PrometheusScrape> {
+  const response = await fetch(url);
+  if (response.status !== 200) throw new Error(`${url} answered ${response.status}, not 200`);
+  const families = parsePrometheusTextFormat(await response.text()) as PrometheusFamily[];
+  const family = (name: string) => {
+    const found = families.find((candidate) => candidate.name === name);
+    if (!found) throw new Error(`no ${name} in ${families.map((f) => f.name).join(', ')}`);
+    return found;
+  };
+  return {
+    families,
+    family,
+    sum: (name, where = () => true) =>
+      family(name)
+        .metrics.filter((metric) => where(metric.labels ?? {}))
+        .reduce((total, metric) => total + Number(metric.value), 0),
+  };
 }
