@@ -174,4 +174,13 @@ describe('remote hanks (a git smart-HTTP server on loopback)', () => {
     expect(ssh.code).toBe(1);
     expect(ssh.stderr).toContain('https://github.com/acme/hanks.git#main');
   });
+
+  it('refuses a remote setting it cannot read instead of using the default', async () => {
+    const result = await cli(['validate', `${server.url}/hanks.git#main`], {
+      HANKWEAVE_REMOTE_TIMEOUT_SECONDS: 'forever',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('HANKWEAVE_REMOTE_TIMEOUT_SECONDS must be a whole number');
+    expect(result.stderr).toContain('→ Set it to a whole number of seconds, or unset it');
+  });
 });

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import {
   branchTtlFromEnv,
   DEFAULT_BRANCH_TTL_MS,
+  DEFAULT_REMOTE_TIMEOUT_MS,
   defaultCacheDir,
+  remoteTimeoutFromEnv,
   repositoryCacheDir,
 } from './cache-dir.js';
 
@@ -16,11 +18,29 @@ describe('defaultCacheDir()', () => {
 });
 
 describe('branchTtlFromEnv()', () => {
-  it('reads whole seconds, else the default', () => {
+  it('reads whole seconds; unset or empty gives the default', () => {
     expect(branchTtlFromEnv({ HANKWEAVE_REMOTE_TTL_SECONDS: '0' })).toBe(0);
     expect(branchTtlFromEnv({ HANKWEAVE_REMOTE_TTL_SECONDS: '90' })).toBe(90_000);
-    expect(branchTtlFromEnv({ HANKWEAVE_REMOTE_TTL_SECONDS: 'soon' })).toBe(DEFAULT_BRANCH_TTL_MS);
+    // A value it cannot mean is refused, naming the variable, never replaced by the default.
+    expect(() => branchTtlFromEnv({ HANKWEAVE_REMOTE_TTL_SECONDS: 'soon' })).toThrow(
+      expect.objectContaining({
+        code: 'REMOTE_INVALID_SETTING',
+        message: expect.stringContaining('HANKWEAVE_REMOTE_TTL_SECONDS must be a whole number'),
+      }),
+    );
+    expect(branchTtlFromEnv({ HANKWEAVE_REMOTE_TTL_SECONDS: ' ' })).toBe(DEFAULT_BRANCH_TTL_MS);
     expect(branchTtlFromEnv({})).toBe(10 * 60 * 1000);
+  });
+});
+
+describe('remoteTimeoutFromEnv()', () => {
+  it('reads whole seconds above 0, and refuses anything else naming the variable', () => {
+    expect(remoteTimeoutFromEnv({})).toBe(DEFAULT_REMOTE_TIMEOUT_MS);
+    expect(remoteTimeoutFromEnv({ HANKWEAVE_REMOTE_TIMEOUT_SECONDS: '5' })).toBe(5000);
+    for (const bad of ['0', '1.5', '-3', 'long'])
+      expect(() => remoteTimeoutFromEnv({ HANKWEAVE_REMOTE_TIMEOUT_SECONDS: bad })).toThrow(
+        /^HANKWEAVE_REMOTE_TIMEOUT_SECONDS must be a whole number of seconds above 0/,
+      );
   });
 });
 

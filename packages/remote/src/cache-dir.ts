@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { RemoteError } from './errors.js';
 
 /** The default time a resolved branch is trusted before the remote is asked again: 10 minutes. */
 export const DEFAULT_BRANCH_TTL_MS = 10 * 60 * 1000;
@@ -16,13 +17,44 @@ export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /**
+ * A whole number of seconds from `variable`, in ms; `fallback` when it is unset or empty.
+ *
+ * @throws {RemoteError} REMOTE_INVALID_SETTING when it is set to anything else (or to 0 when 0
+ *   means nothing), naming the variable: a setting is never silently replaced by the default.
+ */
+function secondsSetting(
+  env: NodeJS.ProcessEnv,
+  variable: string,
+  fallback: number,
+  meaning: string,
+  zeroAllowed: boolean,
+): number {
+  const text = env[variable]?.trim();
+  if (text === undefined || text === '') return fallback;
+  if (!/^\d+$/.test(text) || (!zeroAllowed && Number(text) === 0)) {
+    throw new RemoteError(
+      'REMOTE_INVALID_SETTING',
+      `${variable} must be a whole number of seconds${zeroAllowed ? '' : ' above 0'} (${meaning}), got ${JSON.stringify(text)}; fix it or unset it for the default`,
+      { details: { variable } },
+    );
+  }
+  return Number(text) * 1000;
+}
+
+/**
  * The branch TTL from `HANKWEAVE_REMOTE_TTL_SECONDS` (a whole number of seconds, 0 = ask the
- * remote every time), else {@link DEFAULT_BRANCH_TTL_MS}. An unreadable value is ignored.
+ * remote every time), else {@link DEFAULT_BRANCH_TTL_MS}.
+ *
+ * @throws {RemoteError} REMOTE_INVALID_SETTING for a value that is not a whole number.
  */
 export function branchTtlFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const text = env.HANKWEAVE_REMOTE_TTL_SECONDS;
-  if (text === undefined || !/^\d+$/.test(text.trim())) return DEFAULT_BRANCH_TTL_MS;
-  return Number(text.trim()) * 1000;
+  return secondsSetting(
+    env,
+    'HANKWEAVE_REMOTE_TTL_SECONDS',
+    DEFAULT_BRANCH_TTL_MS,
+    'how long a resolved branch is used; 0 asks the remote every time',
+    true,
+  );
 }
 
 /** How long a request to a remote may go without a byte before it is abandoned (30 s). */
@@ -31,13 +63,17 @@ export const DEFAULT_REMOTE_TIMEOUT_MS = 30_000;
 /**
  * The remote's idle timeout from `HANKWEAVE_REMOTE_TIMEOUT_SECONDS` (a whole number of seconds
  * above 0), else {@link DEFAULT_REMOTE_TIMEOUT_MS}.
+ *
+ * @throws {RemoteError} REMOTE_INVALID_SETTING for a value that is not a whole number above 0.
  */
 export function remoteTimeoutFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const text = env.HANKWEAVE_REMOTE_TIMEOUT_SECONDS?.trim();
-  if (text === undefined || !/^\d+$/.test(text) || Number(text) === 0) {
-    return DEFAULT_REMOTE_TIMEOUT_MS;
-  }
-  return Number(text) * 1000;
+  return secondsSetting(
+    env,
+    'HANKWEAVE_REMOTE_TIMEOUT_SECONDS',
+    DEFAULT_REMOTE_TIMEOUT_MS,
+    'how long a request may get nothing from the remote',
+    false,
+  );
 }
 
 /**

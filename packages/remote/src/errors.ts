@@ -20,6 +20,8 @@ export const REMOTE_ERROR_CODES = [
   'REMOTE_SUBDIR_NOT_FOUND',
   /** Another process held the repository's cache lock for too long. */
   'REMOTE_LOCK_TIMEOUT',
+  /** A `HANKWEAVE_REMOTE_*` variable is set to something it cannot mean. */
+  'REMOTE_INVALID_SETTING',
 ] as const;
 
 /** One of {@link REMOTE_ERROR_CODES}. */

@@ -150,6 +150,12 @@ function cliErrorOf(error: unknown): unknown {
         error.message,
         'Put a token in the URL (https://user:token@host/owner/repo.git); it is used to fetch and never recorded.',
       );
+    case 'REMOTE_INVALID_SETTING':
+      return new CliError(
+        'CLI_USAGE',
+        error.message,
+        'Set it to a whole number of seconds, or unset it for the default.',
+      );
     case 'REMOTE_UNSAFE_TREE':
       return new CliError(
         'CLI_FAILED',
