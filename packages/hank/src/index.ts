@@ -3,6 +3,12 @@
 // disk). Named exports only.
 
 export {
+  type ConditionFacts,
+  type ConditionResult,
+  evaluateCondition,
+} from './conditions/evaluate-condition.js';
+export { type Lookup, lookUpPointer } from './conditions/json-pointer.js';
+export {
   DOLLAR_TOLERANCE,
   type DollarLimits,
   dollarLimits,

@@ -123,6 +123,15 @@ export {
 } from './files/sentinel-history.js';
 export { type WebSocketLogEntry, websocketLogEntrySchema } from './files/websocket-log.js';
 export {
+  CONDITION_STATUSES,
+  type Condition,
+  type ConditionStatus,
+  conditionCodonIds,
+  conditionSchema,
+  conditionSentinelIds,
+  describeCondition,
+} from './hank/condition.js';
+export {
   beforeCopyCommandSchema,
   type CodonConfig,
   type CodonConfigInput,

@@ -1,4 +1,11 @@
-import { type CodonConfig, isLoopConfig, type LoopConfig } from '@hankweave/types';
+import {
+  type CodonConfig,
+  type Condition,
+  type ConditionStatus,
+  isLoopConfig,
+  type LoopConfig,
+} from '@hankweave/types';
+import { type ConditionFacts, evaluateCondition } from '../conditions/evaluate-condition.js';
 import { DOLLAR_TOLERANCE, dollarLimits } from './budget.js';
 import {
   DEFAULT_SESSION,
@@ -29,6 +36,14 @@ import { plateauVerdict, type Vote } from './plateau-verdict.js';
  * Next codon. The plan entry after the newest execution on the execution thread (the thread
  * is every execution, less what resumes and rollbacks cut off); the first entry when the
  * thread is empty. None: the run completed.
+ *
+ * Conditions, before every codon that is not an automatic retry, before its budget gate: a
+ * loop's `when` at the first codon of its first iteration, then the codon's own `when`. A codon
+ * whose condition does not hold is skipped (`skippedBy: condition`, nothing spent, no session)
+ * and the plan goes on as after any skip. A loop whose condition does not hold skips every codon
+ * of its first iteration and leaves the plan, with no loop ending recorded (it never ran). A
+ * `{codon, status}` condition reads the newest execution on the thread of that codon (any
+ * iteration); files and sentinel outputs come from `world`.
  *
  * Budget gate, before every codon that is not an automatic retry: when the hank's container has
  * nothing left for it, the run stops (budget-exceeded, or budget-failed with `onExceeded:
@@ -109,6 +124,25 @@ export function interpret(input: InterpreterInput): Interpretation {
   let session = 0;
 
   const onThread = (execution: number) => thread.includes(execution);
+  const baseIdOf = (codonId: string) => codonId.split('#')[0] ?? codonId;
+
+  const statusOf = (codonId: string): ConditionStatus => {
+    const newest = thread.findLast(
+      (index) => baseIdOf((executions[index] as Execution).codonId) === codonId,
+    );
+    return newest === undefined ? 'not-run' : (executions[newest] as Execution).status;
+  };
+
+  const holds = (condition: Condition, entry: Entry): boolean => {
+    const world = input.world?.(entry.codonId);
+    const facts: ConditionFacts = {
+      statusOf,
+      exists: (path) => world?.exists(path) ?? false,
+      jsonFile: (path) => world?.jsonFile(path) ?? { absent: 'not found' },
+      sentinelOutput: (id) => world?.sentinelOutput(id) ?? { absent: 'no output yet' },
+    };
+    return evaluateCondition(condition, facts).holds;
+  };
   const planIndex = (codonId: string) => plan.findIndex((entry) => entry.codonId === codonId);
 
   const nextEntry = (): Entry | undefined => {
@@ -321,6 +355,54 @@ export function interpret(input: InterpreterInput): Interpretation {
     return false;
   };
 
+  /** Records a codon skipped by a condition; returns its execution's index (on the thread). */
+  const skipByCondition = (entry: Entry): number => {
+    executions.push({
+      codonId: entry.codonId,
+      ...(entry.loop ? { loopId: entry.loop.config.id } : {}),
+      attempt: executions.filter((execution) => execution.codonId === entry.codonId).length,
+      session,
+      retryAttempt: 1,
+      status: 'skipped',
+      cost: 0,
+      messages: 0,
+      skippedBy: 'condition',
+    });
+    entryOf.push(entry);
+    const index = executions.length - 1;
+    thread.push(index);
+    recordVote(entry, index, undefined);
+    return index;
+  };
+
+  /**
+   * The conditions before an entry runs: `loop` when its loop's condition does not hold (the
+   * loop is skipped), `codon` when its own does not, undefined when it may run.
+   */
+  const conditionGate = (entry: Entry): 'loop' | 'codon' | undefined => {
+    const loop = entry.loop;
+    if (loop?.config.when && loop.iteration === 0 && loop.index === 0) {
+      if (!holds(loop.config.when, entry)) return 'loop';
+    }
+    if (entry.codon.when && !holds(entry.codon.when, entry)) return 'codon';
+    return undefined;
+  };
+
+  /** Skips every codon of a loop's first iteration; the loop leaves the plan, never having run. */
+  const skipLoop = (entry: Entry) => {
+    const loop = entry.loop as NonNullable<Entry['loop']>;
+    const first = iterationOf(loop.config, 0);
+    ensureAfter(planIndex(entry.codonId), first.slice(1));
+    for (const codon of first) {
+      const at = planIndex(codon.codonId);
+      skipByCondition(plan[at] as Entry);
+    }
+    const last = planIndex((first.at(-1) as Entry).codonId);
+    for (let at = plan.length - 1; at > last; at--) {
+      if (plan[at]?.loop?.config.id === loop.config.id) plan.splice(at, 1);
+    }
+  };
+
   const seriesStart = (entry: Entry): number => {
     const newest = executions.findLast((execution) => execution.codonId === entry.codonId);
     return newest?.failure === 'interrupted' ? newest.retryAttempt : 1;
@@ -335,6 +417,15 @@ export function interpret(input: InterpreterInput): Interpretation {
       const entry = retry?.entry ?? nextEntry();
       if (!entry) return 'completed';
       if (!retry) {
+        const skip = conditionGate(entry);
+        if (skip === 'loop') {
+          skipLoop(entry);
+          continue;
+        }
+        if (skip === 'codon') {
+          if (afterCodon(entry, skipByCondition(entry))) return 'failed';
+          continue;
+        }
         const gate = budgetGate(entry);
         if (gate.kind === 'stop') return gate.stop;
         if (gate.kind === 'loop-ended') continue;

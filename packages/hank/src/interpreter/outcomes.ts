@@ -1,4 +1,5 @@
 import type { HankConfig } from '@hankweave/types';
+import type { ConditionFacts } from '../conditions/evaluate-condition.js';
 
 /** How one agent session ends: the first session of an attempt, or an `exhaustWithPrompt` extension. */
 export type SessionEnd =
@@ -65,6 +66,12 @@ export interface InterpreterInput {
   steps?: readonly UserStep[];
   /** A bound on executions: a hank whose outcomes never end a loop would never end (default 10,000). */
   maxExecutions?: number;
+  /**
+   * What a `when` condition reads besides codon statuses, as it stands just before the codon with
+   * runtime id `codonId` would start (for a loop's condition: its first codon). Undefined: no file
+   * exists and no sentinel has spoken.
+   */
+  world?(codonId: string): Omit<ConditionFacts, 'statusOf'>;
 }
 
 /** How a process run of the runtime ends. */
@@ -111,6 +118,8 @@ export interface Execution {
   retryAttempt: number;
   failure?: FailureKind;
   failureIgnored?: true;
+  /** Skipped because its `when` (or its loop's) did not hold: nothing ran, nothing was spent. */
+  skippedBy?: 'condition';
   contextExceeded?: true;
   budgetExceeded?: true;
 }

@@ -51,6 +51,10 @@ export const HANK_ISSUE_CODES = [
   'previous_untracked',
   'fresh_in_context_loop',
   'loop_codon_aborts',
+  // `when` conditions: a codon the hank lacks, or one that cannot have run before.
+  'unknown_codon',
+  'condition_order',
+  'continues_conditional_codon',
   // Budget warnings (reference §1.7 W1–W10, the ones it names).
   'budget_cap_above_allocation',
   'budget_unallocated_share',

@@ -6,6 +6,7 @@ import {
   isLoopConfig,
 } from '@hankweave/types';
 import { checkBudgetWarnings } from './budget-warnings.js';
+import { checkConditions } from './condition-rules.js';
 import { formatJsonPath, type HankIssue, type HankIssueCode } from './hank-issue.js';
 import { clip } from './input-limits.js';
 import { codonsInOrder, predecessorsOf } from './plan-order.js';
@@ -76,6 +77,8 @@ export function checkHankRules(
     ['overrides', 'budget'],
     error,
   );
+
+  checkConditions(config, error, warn);
 
   const order = codonsInOrder(config);
   const seenIds = new Map<string, string>();

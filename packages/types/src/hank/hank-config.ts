@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { conditionSchema } from './condition.js';
 import { codonSentinelEntrySchema, fileRefSchema } from './sentinel-config.js';
 
 const fileRefsSchema = z.union([fileRefSchema, z.array(fileRefSchema).min(1)]);
@@ -141,6 +142,8 @@ export const codonConfigSchema = z.strictObject({
   shimIdleTimeout: z.number().int().min(1).max(1800).optional(),
   budget: codonBudgetSchema.optional(),
   progressFile: progressFileSchema.optional(),
+  /** Run only when this holds, evaluated just before the codon would run; else skipped. Ours. */
+  when: conditionSchema.optional(),
 });
 export type CodonConfig = z.infer<typeof codonConfigSchema>;
 export type CodonConfigInput = z.input<typeof codonConfigSchema>;
@@ -172,6 +175,11 @@ export const loopConfigSchema = z.strictObject({
   budget: containerBudgetSchema.optional(),
   archiveOnSuccess: globList.optional(),
   progressFile: progressFileSchema.optional(),
+  /**
+   * Run the loop only when this holds, evaluated before its first codon would run; else every
+   * codon of its first iteration is skipped. Ours.
+   */
+  when: conditionSchema.optional(),
 });
 export type LoopConfig = z.infer<typeof loopConfigSchema>;
 
