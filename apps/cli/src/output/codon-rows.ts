@@ -23,6 +23,8 @@ export interface CodonRow {
   interrupted?: boolean;
   /** The budget limit that stopped the codon, if one did. */
   budgetExceeded?: BudgetExceeded;
+  /** Why a `when` condition skipped the codon (absent for a skip a person asked for). */
+  skipReason?: string;
   record?: CodonExecution;
 }
 
@@ -47,6 +49,8 @@ export function codonRows(state: HankweaveState): CodonRow[] {
 function toRow(codonId: string, name: string, record: CodonExecution | undefined): CodonRow {
   if (!record) return { codonId, name, status: 'pending', cost: 0 };
   const failure = record.status === 'failed' ? record.failureReason.message : undefined;
+  const skipReason =
+    record.status === 'skipped' && record.skippedBy === 'condition' ? record.skipReason : undefined;
   const interrupted = record.status === 'failed' && isInterruption(record.failureReason);
   const tokens = recordTokens(record);
   const budgetExceeded = (record as { budgetExceeded?: BudgetExceeded | null }).budgetExceeded;
@@ -65,6 +69,7 @@ function toRow(codonId: string, name: string, record: CodonExecution | undefined
     ...(failure ? { failure } : {}),
     ...(interrupted ? { interrupted } : {}),
     ...(budgetExceeded ? { budgetExceeded } : {}),
+    ...(skipReason ? { skipReason } : {}),
     record,
   };
 }

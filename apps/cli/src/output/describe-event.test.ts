@@ -68,6 +68,19 @@ describe('describeEvent()', () => {
         'failed after 2m 05s: bad thing (ignored: onFailure=ignore)',
       ],
       [
+        'codon.completed',
+        {
+          codonId: 'fix',
+          success: false,
+          cost: 0,
+          duration: 40,
+          exitStatus: { type: 'success' },
+          skippedBy: 'condition',
+          skipReason: 'when (codon test is failed) does not hold: codon test is\ncompleted',
+        },
+        'skipped: when (codon test is failed) does not hold: codon test is completed',
+      ],
+      [
         'rig.setup.failed',
         { codonId: 'a', failureType: 'command_failed', exitCode: 2, ignored: true },
         'rig setup failed (command_failed, exit 2), ignored',

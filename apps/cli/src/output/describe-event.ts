@@ -92,6 +92,7 @@ function describeKnownEvent(event: HankweaveEvent): string {
       const reason = data.failureReason?.message;
       if (data.success)
         return `completed in ${formatDuration(data.duration)}, ${formatCost(data.cost)}`;
+      if (data.skipReason) return `skipped: ${oneLine(data.skipReason)}`;
       if (isInterruption(data.failureReason))
         return `${oneLine(reason ?? 'Interrupted').replace(/^Interrupted/, 'interrupted')} (after ${formatDuration(data.duration)})`;
       return `failed after ${formatDuration(data.duration)}${reason ? `: ${oneLine(reason)}` : ''}${data.failureIgnored ? ' (ignored: onFailure=ignore)' : ''}`;

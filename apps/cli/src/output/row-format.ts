@@ -94,5 +94,6 @@ function defaultActivity(row: CodonRow): string {
   if (row.interrupted) return (row.failure ?? 'Interrupted').replace(/^Interrupted/, 'interrupted');
   if (row.status === 'failed') return row.failure ? `failed: ${row.failure}` : 'failed';
   if (row.status === 'completed' || row.status === 'pending') return '';
+  if (row.status === 'skipped' && row.skipReason) return `skipped: ${row.skipReason}`;
   return row.status;
 }

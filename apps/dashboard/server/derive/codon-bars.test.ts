@@ -25,6 +25,24 @@ describe('codonBars()', () => {
     expect(failed?.checkpoints.map((checkpoint) => checkpoint.type)).toEqual(['error']);
   });
 
+  it('carries the reason of a codon its condition skipped', async () => {
+    const state = await fixtureState('retried');
+    const run = state.runs[0];
+    const last = run?.codons.at(-1);
+    if (!run || !last) throw new Error('fixture: a run with codons');
+    run.codons[run.codons.length - 1] = {
+      ...last,
+      status: 'skipped',
+      skippedDuring: 'preparing',
+      skippedBy: 'condition',
+      skipReason: 'when (x exists) does not hold: x does not exist',
+    } as typeof last;
+    expect(codonBars(state).at(-1)).toMatchObject({
+      status: 'skipped',
+      skipReason: 'when (x exists) does not hold: x does not exist',
+    });
+  });
+
   it('carries names, models, loops, tokens, costs and checkpoints from the plan and the records', async () => {
     const state = await fixtureState('retried');
     const [observe, , , , last] = codonBars(state);

@@ -111,6 +111,9 @@ function toBar(state: HankweaveState, placed: PlacedRecord, attempt: number): Co
           ...(isInterruption(record.failureReason) ? { interrupted: true } : {}),
         }
       : {}),
+    ...(record.status === 'skipped' && record.skippedBy === 'condition' && record.skipReason
+      ? { skipReason: record.skipReason }
+      : {}),
     checkpoints,
   };
 }

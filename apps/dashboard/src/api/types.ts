@@ -135,6 +135,8 @@ export interface CodonBar {
   failure?: { type?: string; message: string };
   /** A failed record that an interruption stopped (Ctrl-C, SIGTERM): shown as interrupted. */
   interrupted?: boolean;
+  /** Why a `when` condition skipped the codon (absent for a skip a person asked for). */
+  skipReason?: string;
   checkpoints: { type: CheckpointType; sha: string }[];
 }
 

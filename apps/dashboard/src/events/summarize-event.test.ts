@@ -24,6 +24,19 @@ describe('summarizeEvent()', () => {
       }),
     ).toBe('failed after 500ms: exit 1');
   });
+  it('gives the reason of a codon its condition skipped', () => {
+    expect(
+      summarizeEvent({
+        type: 'codon.completed',
+        data: {
+          success: false,
+          duration: 3,
+          skippedBy: 'condition',
+          skipReason: 'when (x exists) does not hold: x does not exist',
+        },
+      }),
+    ).toBe('skipped: when (x exists) does not hold: x does not exist');
+  });
   it('describes a tool call by its command or file', () => {
     expect(
       summarizeEvent({

@@ -43,6 +43,8 @@ function describe(type: string, d: Data): string | undefined {
     case 'codon.completed': {
       const reason = text((d.failureReason as Data | undefined)?.message);
       const cost = formatUsd(num(d.cost));
+      const skipReason = text(d.skipReason);
+      if (d.success !== true && skipReason !== '') return `skipped: ${oneLine(skipReason)}`;
       return d.success === true
         ? `completed in ${formatDuration(num(d.duration))}, ${cost}`
         : `failed after ${formatDuration(num(d.duration))}${reason ? `: ${oneLine(reason)}` : ''}`;

@@ -139,6 +139,26 @@ describe('interpret(): when', () => {
     ]);
   });
 
+  it('a contextExceeded loop whose iteration only skipped ends (it could never overflow)', () => {
+    const hank = hankOf([
+      codon('gate'),
+      loop('grow', { type: 'contextExceeded' }, [
+        codon('work', {
+          continuationMode: 'continue-previous',
+          when: { codon: 'gate', status: 'failed' },
+        }),
+      ]),
+      codon('after'),
+    ]);
+    const result = run(hank, {});
+    expect(ids(result.executions)).toEqual([
+      'gate:completed',
+      'work#0:skipped:condition',
+      'after:completed',
+    ]);
+    expect(result.loops).toEqual([{ loopId: 'grow', iteration: 0, reason: 'failure' }]);
+  });
+
   it('does not evaluate again for an automatic retry, but does on a resume', () => {
     const hank = hankOf([
       codon('gate'),

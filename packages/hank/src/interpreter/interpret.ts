@@ -74,7 +74,8 @@ import { plateauVerdict, type Vote } from './plateau-verdict.js';
  * After a codon that completed, was skipped, or failed and was ignored, in a loop: the context
  * was exceeded in a `contextExceeded` loop → the loop ends (`context_exceeded`). At the last
  * codon of an iteration: a budget stop → `failure`; in a `contextExceeded` loop, an iteration whose
- * codons all failed (ignored) → `failure` (its session cannot grow, so it would never overflow);
+ * codons all failed (ignored) or were skipped by their conditions → `failure` (its session cannot
+ * grow, so it would never overflow);
  * `iterationLimit` reached → `iteration_limit`; a plateau loop's verdict on the iteration's votes → `plateau`, `iteration_limit`, or an error
  * vote: the loop ends (`failure`) and the run stops (`failed`); the iteration is abandoned, so
  * the next resume runs it again.
@@ -296,7 +297,10 @@ export function interpret(input: InterpreterInput): Interpretation {
     }
   };
 
-  /** True when every codon of the iteration failed (the newest execution of each, on the thread). */
+  /**
+   * True when no codon of the iteration did any work: the newest execution of each, on the
+   * thread, failed or was skipped by a condition.
+   */
   const iterationFailed = (loopId: string, iteration: number): boolean => {
     const newest = new Map<string, Execution>();
     for (const index of thread) {
@@ -305,7 +309,9 @@ export function interpret(input: InterpreterInput): Interpretation {
         newest.set((executions[index] as Execution).codonId, executions[index] as Execution);
       }
     }
-    return [...newest.values()].every((execution) => execution.status === 'failed');
+    return [...newest.values()].every(
+      (execution) => execution.status === 'failed' || execution.skippedBy === 'condition',
+    );
   };
 
   /** The plan after a loop codon that completed, was skipped or was ignored; true: the run fails. */

@@ -6,6 +6,7 @@ import type {
 } from '@hankweave/types';
 import type { CodonArchives } from '../archive/archive-after-codon.js';
 import type { OutputFailure } from '../outputs/output-failure.js';
+import type { ConditionSkip } from '../plan/condition-gate.js';
 import type { PlanDecision } from '../plan/plan-after-codon.js';
 
 // Its own file: the codon's end (`finishCodon`) builds it, and the steps after a codon (outputs,
@@ -26,6 +27,8 @@ export interface CodonRunOutcome {
   interrupted: boolean;
   /** The budget that stopped the codon, if one did. */
   budgetExceeded?: BudgetExceeded;
+  /** Set when the codon was skipped because a `when` condition did not hold. */
+  condition?: ConditionSkip;
   /** What `archiveOnSuccess` moved after the checkpoint; announced after `codon.completed`. */
   archives?: CodonArchives;
   /** Why the codon's `outputFiles` could not be copied; the run fails after `codon.completed`. */

@@ -12,6 +12,7 @@ import { archiveAfterCodon } from '../archive/archive-after-codon.js';
 import { describeExceeded } from '../budget/budget-watchdog.js';
 import { RuntimeError } from '../errors.js';
 import { copyOutputsOfAttempt } from '../outputs/codon-outputs.js';
+import type { ConditionSkip } from '../plan/condition-gate.js';
 import { planAfterCodon } from '../plan/plan-after-codon.js';
 import { samePlan } from '../plan/planner.js';
 import { info, reportError, transition } from '../runtime/runtime-context.js';
@@ -32,8 +33,16 @@ export type Ending = {
 } & (
   | { status: 'completed' }
   | { status: 'failed'; failureReason: FailureReason }
-  | { status: 'skipped' }
+  | { status: 'skipped'; condition?: ConditionSkip }
 );
+
+/** The ending of a codon whose `when` (or its loop's) did not hold: skipped before anything ran. */
+export const conditionEnding = (condition: ConditionSkip): Ending => ({
+  status: 'skipped',
+  condition,
+  exitCode: 0,
+  exitStatus: { type: 'success' },
+});
 
 /** A failure before or outside the agent. */
 export const failedEnding = (failureReason: FailureReason, exitCode = 1): Ending => ({
@@ -249,6 +258,8 @@ export async function finishCodon(
     interrupted,
     contextExceeded,
     budgetExceeded: !!final.budgetExceeded,
+    conditionSkipped: final.status === 'skipped' && final.condition !== undefined,
+    loopSkipped: final.status === 'skipped' && final.condition?.of === 'loop',
   });
   // One synchronous turn: the terminal transition and the plan it decides go into the same
   // state save, so a crash can never leave a finished codon whose loop decision is lost.
@@ -296,6 +307,7 @@ export async function finishCodon(
     exitStatus: final.exitStatus,
     interrupted,
     ...(final.budgetExceeded ? { budgetExceeded: final.budgetExceeded } : {}),
+    ...(final.status === 'skipped' && final.condition ? { condition: final.condition } : {}),
     ...(archives ? { archives } : {}),
     ...(outputFailure ? { outputFailure } : {}),
     retryAttempt: attempt.retryAttempt,
@@ -325,8 +337,16 @@ function terminalMove(
         to: 'failed',
         metadata: { ...common, failedDuring: during, failureReason: ending.failureReason },
       };
-    case 'skipped':
-      return { to: 'skipped', metadata: { ...common, skippedDuring: during } };
+    case 'skipped': {
+      const condition = ending.condition
+        ? {
+            skippedBy: 'condition' as const,
+            skipReason: ending.condition.reason,
+            conditionOf: ending.condition.of,
+          }
+        : {};
+      return { to: 'skipped', metadata: { ...common, skippedDuring: during, ...condition } };
+    }
   }
 }
 

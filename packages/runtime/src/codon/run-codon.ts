@@ -1,11 +1,18 @@
 import type { ExecutionCodonEntry } from '@hankweave/types';
+import type { ConditionSkip } from '../plan/condition-gate.js';
 import type { RuntimeContext } from '../runtime/runtime-context.js';
 import { beforeAgent, openCodonSession } from '../session-tracking/codon-session.js';
 import type { CheckpointHint } from './checkpoint-hint.js';
 import { beginCodon, moveCodon } from './codon-attempt.js';
 import type { CodonControl } from './codon-control.js';
 import type { CodonRunOutcome } from './codon-run-outcome.js';
-import { agentEnding, failedEnding, finishCodon, stoppedEnding } from './finish-codon.js';
+import {
+  agentEnding,
+  conditionEnding,
+  failedEnding,
+  finishCodon,
+  stoppedEnding,
+} from './finish-codon.js';
 import { prepareCodon } from './prepare-codon.js';
 import { runAgent } from './run-agent.js';
 import { startCodon } from './start-codon.js';
@@ -26,11 +33,14 @@ export async function runCodon(
     skipPreCommands: boolean;
     control: CodonControl;
     hint: CheckpointHint;
+    /** A `when` that did not hold: the codon is recorded skipped, nothing of it runs. */
+    skip?: ConditionSkip;
   },
 ): Promise<CodonRunOutcome> {
   const attempt = beginCodon(context, input);
   const { control } = attempt;
   await openCodonSession(attempt);
+  if (input.skip) return finishCodon(attempt, conditionEnding(input.skip));
 
   const prepared = await prepareCodon(attempt, input.skipPreCommands);
   if (prepared.kind === 'failed') {

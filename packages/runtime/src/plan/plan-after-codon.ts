@@ -20,6 +20,10 @@ export interface PlanEnding {
   interrupted: boolean;
   contextExceeded: boolean;
   budgetExceeded: boolean;
+  /** Skipped because a `when` (its own or its loop's) did not hold. */
+  conditionSkipped?: boolean;
+  /** Skipped because its loop's `when` did not hold: the loop leaves the plan after iteration 0. */
+  loopSkipped?: boolean;
 }
 
 /**
@@ -49,15 +53,21 @@ export function planAfterCodon(attempt: CodonAttempt, ending: PlanEnding): PlanD
       codonId,
       contextExceeded: ending.contextExceeded,
       budgetExceeded: ending.budgetExceeded,
-      iterationFailed: ending.status === 'failed' && earlierOfIterationFailed(attempt),
+      ...(ending.loopSkipped ? { loopSkipped: true } : {}),
+      iterationFailed:
+        (ending.status === 'failed' || ending.conditionSkipped === true) &&
+        earlierOfIterationIdle(attempt),
     },
     loopId === undefined ? [] : threadHistory(context, loopId),
   );
   return { ...(failureAction ? { failureAction } : {}), expansion };
 }
 
-/** True when the newest thread execution of every other codon of this iteration failed. */
-function earlierOfIterationFailed({ context, entry, codonId }: CodonAttempt): boolean {
+/**
+ * True when the newest thread execution of every other codon of this iteration did no work: it
+ * failed, or its condition skipped it (the rule of the reference interpreter's `iterationFailed`).
+ */
+function earlierOfIterationIdle({ context, entry, codonId }: CodonAttempt): boolean {
   const loop = entry.loopContext;
   if (!loop) return false;
   const seen = new Set<string>([codonId]);
@@ -67,7 +77,8 @@ function earlierOfIterationFailed({ context, entry, codonId }: CodonAttempt): bo
       continue;
     }
     seen.add(codon.codonId);
-    if (codon.status !== 'failed') return false;
+    const skippedByCondition = codon.status === 'skipped' && codon.skippedBy === 'condition';
+    if (codon.status !== 'failed' && !skippedByCondition) return false;
   }
   return true;
 }

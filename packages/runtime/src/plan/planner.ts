@@ -39,8 +39,13 @@ export interface CodonEnding {
   codonId: string;
   contextExceeded?: boolean;
   budgetExceeded?: boolean;
-  /** Every codon of the iteration failed (this one included): a contextExceeded loop ends. */
+  /**
+   * No codon of the iteration did work (this one included): each failed or was skipped by its
+   * condition. A contextExceeded loop ends: its session cannot grow.
+   */
   iterationFailed?: boolean;
+  /** Skipped with its whole loop, whose `when` did not hold: the loop never ran. */
+  loopSkipped?: boolean;
 }
 
 export interface Expansion {
@@ -121,6 +126,13 @@ export function expandAfterCodon(
     return stop('context_exceeded');
   }
   const isLastOfIteration = context.codonIndexInLoop === loop.codons.length - 1;
+  // A loop skipped by its condition leaves the plan after its first iteration, with no ending:
+  // it never ran (the reference interpreter records none either).
+  if (ending.loopSkipped && isLastOfIteration) {
+    return {
+      plan: plan.filter((later, at) => at <= index || later.loopContext?.loopId !== loop.id),
+    };
+  }
   if (!isLastOfIteration) {
     const next = iterationEntries(loop, iteration).slice(context.codonIndexInLoop + 1);
     return { plan: ensureAfter(plan, index, next.slice(0, 1)) };
@@ -129,7 +141,7 @@ export function expandAfterCodon(
   const terminate = loop.terminateOn;
   let reason: LoopTermination | undefined;
   if (ending.budgetExceeded) reason = 'failure';
-  // An iteration that only failed never grows its session, so it would never overflow.
+  // An iteration that only failed or was skipped never grows its session: it would never overflow.
   else if (terminate.type === 'contextExceeded' && ending.iterationFailed) reason = 'failure';
   else if (terminate.type === 'iterationLimit' && iteration >= terminate.limit - 1)
     reason = 'iteration_limit';

@@ -43,7 +43,11 @@ export function decideAfterCodon(
     ...(outcome.failureReason ? { failureReason: outcome.failureReason } : {}),
     ...(failureAction?.action === 'continue' ? { failureIgnored: true } : {}),
     ...(outcome.budgetExceeded ? { budgetExceeded: outcome.budgetExceeded } : {}),
+    ...(outcome.condition
+      ? { skippedBy: 'condition' as const, skipReason: outcome.condition.reason }
+      : {}),
   });
+  if (outcome.condition) info(context, `Codon ${codonId} skipped: ${outcome.condition.reason}`);
   emitStateSnapshot(context, false);
   emitArchiveReport(context, outcome.archives?.codon);
   if (outcome.interrupted) return { kind: 'idle' };

@@ -12,6 +12,7 @@ import { runCodon } from '../codon/run-codon.js';
 import { RuntimeError } from '../errors.js';
 import type { EventListener } from '../events/event-bus.js';
 import { announceOutputs, outputsAfterCodon } from '../outputs/codon-outputs.js';
+import { type ConditionSkip, conditionGate } from '../plan/condition-gate.js';
 import { performRollback } from '../rollback/perform-rollback.js';
 import { type RollbackRequest, resolveRollbackTarget } from '../rollback/resolve-target.js';
 import { announceContainment } from '../sandbox/announce-containment.js';
@@ -335,7 +336,12 @@ export class HankweaveRuntime {
         this.#allDone();
         return;
       }
+      let skip: ConditionSkip | undefined;
       if (!request?.isAutoRetry) {
+        // Conditions first: a codon that will not run spends nothing, so no budget stops it.
+        skip = await this.#conditionGate(codonId);
+      }
+      if (!request?.isAutoRetry && !skip) {
         const gate = this.#budgetGate(codonId);
         if (gate.kind === 'stop') {
           void this.shutdown(gate.fail ? 'budget failure' : 'budget exceeded');
@@ -350,6 +356,7 @@ export class HankweaveRuntime {
       const decision = await this.#executeCodon(codonId, {
         skipPreCommands,
         isAutoRetry: request?.isAutoRetry ?? false,
+        ...(skip ? { skip } : {}),
       });
       request = undefined;
       switch (decision.kind) {
@@ -395,7 +402,7 @@ export class HankweaveRuntime {
 
   async #executeCodon(
     codonId: string,
-    options: { skipPreCommands: boolean; isAutoRetry: boolean },
+    options: { skipPreCommands: boolean; isAutoRetry: boolean; skip?: ConditionSkip },
   ): Promise<Decision> {
     const context = this.context;
     const entry = context.store.state.executionPlan.find(
@@ -433,6 +440,7 @@ export class HankweaveRuntime {
       skipPreCommands: options.skipPreCommands,
       control,
       hint: this.#hint,
+      ...(options.skip ? { skip: options.skip } : {}),
     });
     this.#active = { control, promise };
     let outcome: CodonRunOutcome;
@@ -449,6 +457,14 @@ export class HankweaveRuntime {
     });
     void context.sessions.syncPipeline(context.store.state);
     return outputsAfterCodon(context, { codonId, runId, outcome }, decision);
+  }
+
+  /** Why `codonId` is skipped by a `when` condition, if it is (see {@link conditionGate}). */
+  async #conditionGate(codonId: string): Promise<ConditionSkip | undefined> {
+    const entry = this.context.store.state.executionPlan.find(
+      (candidate) => candidate.codonId === codonId,
+    );
+    return entry ? conditionGate(this.context, entry) : undefined;
   }
 
   /** Whether the budget lets `codonId` run (see {@link budgetGate}). */

@@ -8,7 +8,7 @@ import type { SemanticsCase } from '../testing/semantics/play-case.js';
 // Generated cases for the semantics property: hanks with loops of every termination type,
 // extensions, every failure policy with retries, dollar budgets at every level (codon, loop,
 // hank, runtime), continue-previous chains and plateau votes; outcomes for every attempt; and the
-// person's steps after each stop. Every hank passes validateHank. Costs are whole cost units and
+// person's steps after each stop, and `when` conditions on earlier codons' statuses. Every hank passes validateHank. Costs are whole cost units and
 // budgets lie half a unit between them; allocations can still add up to exactly a container's
 // budget, where both sides count float noise as nothing (DOLLAR_TOLERANCE of @hankweave/hank).
 
@@ -30,6 +30,27 @@ interface CodonShape {
   maxAttempts: number;
   extensions: number;
   budget: { maxDollars: number; onExceeded: string } | null;
+  when: WhenShape | null;
+}
+
+/** A `when` on the status of the codon `back` places earlier in hank order (none before: none). */
+interface WhenShape {
+  back: number;
+  statuses: ('completed' | 'failed' | 'skipped' | 'not-run')[];
+  negate: boolean;
+}
+
+const whenShape: fc.Arbitrary<WhenShape> = fc.record({
+  back: fc.integer({ min: 1, max: 3 }),
+  statuses: fc.subarray(['completed', 'failed', 'skipped', 'not-run'] as const, { minLength: 1 }),
+  negate: fc.boolean(),
+});
+
+/** The `when` of a codon (or loop) whose earliest possible target is codon `c{first}`. */
+function whenOf(shape: WhenShape | null, first: number): Record<string, unknown> {
+  if (!shape || first - shape.back < 0) return {};
+  const condition = { codon: `c${first - shape.back}`, status: shape.statuses };
+  return { when: shape.negate ? { not: condition } : condition };
 }
 
 const codonShape: fc.Arbitrary<CodonShape> = fc.record({
@@ -38,6 +59,7 @@ const codonShape: fc.Arbitrary<CodonShape> = fc.record({
   maxAttempts: fc.integer({ min: 1, max: 3 }),
   extensions: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, fc.integer({ min: 1, max: 3 })),
   budget: fc.option(fc.record({ maxDollars: budgetDollars(8), onExceeded }), { freq: 4 }),
+  when: fc.option(whenShape, { freq: 4 }),
 });
 
 const containerBudget = fc.record({
@@ -72,6 +94,7 @@ type ItemShape =
       terminateOn: TerminateOn;
       codons: CodonShape[];
       budget: { maxDollars: number; allocation: string; onExceeded: string } | null;
+      when: WhenShape | null;
     };
 
 const itemShape: fc.Arbitrary<ItemShape> = fc.oneof(
@@ -83,6 +106,7 @@ const itemShape: fc.Arbitrary<ItemShape> = fc.oneof(
       terminateOn,
       codons: fc.array(codonShape, { minLength: 1, maxLength: 2 }),
       budget: fc.option(containerBudget, { freq: 3 }),
+      when: fc.option(whenShape, { freq: 4 }),
     }),
   },
 );
@@ -97,7 +121,8 @@ function buildHank(items: ItemShape[], hankBudget: unknown): unknown {
   let index = 0;
   let previous: { extends: boolean; contextLoop: boolean } | undefined;
   const codonOf = (shape: CodonShape, where: { contextLoop: boolean; loopSize: number }) => {
-    const id = `c${index++}`;
+    const position = index++;
+    const id = `c${position}`;
     const mustBeFresh = previous?.extends === true || previous?.contextLoop === true;
     const fresh = where.contextLoop ? false : mustBeFresh || shape.fresh;
     const extensions = where.loopSize > 1 ? 0 : shape.extensions;
@@ -113,6 +138,7 @@ function buildHank(items: ItemShape[], hankBudget: unknown): unknown {
         : {}),
       ...(extensions > 0 ? { exhaustWithPrompt: 'Go on.', maxExtensions: extensions } : {}),
       ...(shape.budget ? { budget: shape.budget } : {}),
+      ...whenOf(shape.when, position),
     };
     previous = { extends: extensions > 0, contextLoop: false };
     return codon;
@@ -127,6 +153,7 @@ function buildHank(items: ItemShape[], hankBudget: unknown): unknown {
             maxIterations: Math.max(item.terminateOn.maxIterations, item.terminateOn.minIterations),
           }
         : item.terminateOn;
+    const first = index;
     const codons = item.codons.map((shape) =>
       codonOf(shape, { contextLoop, loopSize: item.codons.length }),
     );
@@ -138,6 +165,7 @@ function buildHank(items: ItemShape[], hankBudget: unknown): unknown {
       terminateOn: terminate,
       codons,
       ...(item.budget ? { budget: item.budget } : {}),
+      ...whenOf(item.when, first),
     };
   });
   return {

@@ -128,7 +128,12 @@ export const transitionRecord = (
         next.exitCode = m.exitCode;
         next.failureReason = m.failureReason;
       }
-      if (to === 'skipped') next.skippedDuring = m.skippedDuring;
+      if (to === 'skipped') {
+        next.skippedDuring = m.skippedDuring;
+        setIfDefined(next, 'skippedBy', m.skippedBy);
+        setIfDefined(next, 'skipReason', m.skipReason);
+        setIfDefined(next, 'conditionOf', m.conditionOf);
+      }
       setIfDefined(next, CHECKPOINT_FIELD_ON_TERMINAL[to], m.checkpointSha);
       setIfDefined(next, 'extensionCount', m.extensionCount);
       setIfDefined(next, 'budgetExceeded', m.budgetExceeded);

@@ -116,6 +116,29 @@ describe('reduceState()', () => {
       );
     });
 
+    it('keeps why a condition skipped a codon, and nothing of the kind for a plain skip', () => {
+      const skipped = record(
+        run(
+          t.codonStarted('r1', 'fix'),
+          t.to('r1', 'fix', 'preparing', 'skipped', {
+            skippedDuring: 'preparing',
+            skippedBy: 'condition',
+            skipReason: 'when (x exists) does not hold: x does not exist',
+            conditionOf: 'codon',
+          }),
+        ),
+      );
+      expect(skipped).toMatchObject({
+        status: 'skipped',
+        skippedBy: 'condition',
+        skipReason: 'when (x exists) does not hold: x does not exist',
+        conditionOf: 'codon',
+      });
+      const plain = record(run(...codonLifecycle('r1', 'research', 'skipped', 0.0089)));
+      expect(plain).not.toHaveProperty('skippedBy');
+      expect(plain).not.toHaveProperty('skipReason');
+    });
+
     it('records no cost and no sentinels for a codon that failed while preparing', () => {
       const failed = record(
         run(

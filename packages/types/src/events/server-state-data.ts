@@ -78,6 +78,9 @@ export const serverStateEventData = {
     exitStatus: exitStatusSchema,
     failureReason: failureReasonSchema.optional(),
     failureIgnored: z.boolean().optional(),
+    /** A codon the runtime skipped because its `when` (or its loop's) did not hold. Ours. */
+    skippedBy: z.literal('condition').optional(),
+    skipReason: z.string().optional(),
     // The original runtime writes `null` for "not exceeded" (compatibility.md).
     budgetExceeded: budgetExceededSchema.nullish(),
   }),

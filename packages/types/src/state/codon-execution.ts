@@ -161,6 +161,13 @@ export const skippedCodonSchema = z.looseObject({
   partialTokens: tokenUsageSchema.optional(),
   assistantMessageCount: z.number().int().nonnegative().optional(),
   skipCheckpoint: z.string().optional(),
+  /**
+   * Set when the runtime skipped the codon because a `when` condition did not hold (absent: a
+   * person or client skipped it): whose condition (the codon's, or its loop's) and why. Ours.
+   */
+  skippedBy: z.literal('condition').optional(),
+  skipReason: z.string().optional(),
+  conditionOf: z.enum(['codon', 'loop']).optional(),
 });
 
 /** One codon execution record, discriminated on `status` over the 8 states (seed 000). */

@@ -32,6 +32,10 @@ const codonTransitionMetadataSchema = z.looseObject({
   budgetExceeded: budgetExceededSchema.nullish(),
   failedDuring: activeCodonStatusSchema.optional(),
   skippedDuring: activeCodonStatusSchema.optional(),
+  /** A skip the runtime decided because a `when` condition did not hold. Ours. */
+  skippedBy: z.literal('condition').optional(),
+  skipReason: z.string().optional(),
+  conditionOf: z.enum(['codon', 'loop']).optional(),
   failureReason: failureReasonSchema.optional(),
   sentinelCount: z.number().int().optional(),
   sentinelIds: z.array(z.string()).optional(),

@@ -37,6 +37,7 @@ function Tooltip({ bar, now }: { bar: CodonBar; now: number }) {
       </span>
       {bar.model !== undefined && <span class="muted">{bar.model}</span>}
       {bar.failure !== undefined && <span class="text-failed">{bar.failure.message}</span>}
+      {bar.skipReason !== undefined && <span class="muted">{bar.skipReason}</span>}
     </>
   );
 }

@@ -10,7 +10,7 @@ import {
 import type { RuntimeExit } from '../../runtime/exit-code.js';
 
 /** What the comparison with the interpreter looks at in one codon execution. */
-export type ObservedExecution = Pick<Execution, 'codonId' | 'status' | 'failure'> & {
+export type ObservedExecution = Pick<Execution, 'codonId' | 'status' | 'failure' | 'skippedBy'> & {
   cost: number;
   contextExceeded?: true;
   budgetExceeded?: true;
@@ -22,6 +22,7 @@ export function comparable(execution: Execution): ObservedExecution {
     codonId: execution.codonId,
     status: execution.status,
     ...(execution.failure ? { failure: execution.failure } : {}),
+    ...(execution.skippedBy ? { skippedBy: execution.skippedBy } : {}),
     cost: roundCost(execution.cost),
     ...(execution.contextExceeded ? { contextExceeded: true } : {}),
     ...(execution.budgetExceeded ? { budgetExceeded: true } : {}),
@@ -60,6 +61,7 @@ export function observeExecutions(state: HankweaveState): ObservedExecution[] {
         codonId: record.codonId,
         status: record.status as ObservedExecution['status'],
         ...(failure ? { failure } : {}),
+        ...(record.skippedBy === 'condition' ? { skippedBy: 'condition' as const } : {}),
         cost: roundCost(cost),
         ...(record.contextExceeded === true ? { contextExceeded: true } : {}),
         ...(record.budgetExceeded ? { budgetExceeded: true } : {}),
