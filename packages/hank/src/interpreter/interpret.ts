@@ -3,6 +3,7 @@ import {
   type Condition,
   type ConditionStatus,
   isLoopConfig,
+  isParallelConfig,
   type LoopConfig,
 } from '@hankweave/types';
 import { type ConditionFacts, evaluateCondition } from '../conditions/evaluate-condition.js';
@@ -110,9 +111,10 @@ const iterationOf = (loop: LoopConfig, iteration: number): Entry[] =>
 export function interpret(input: InterpreterInput): Interpretation {
   const { hank } = input;
   const maxExecutions = input.maxExecutions ?? 10_000;
-  const plan: Entry[] = hank.hank.flatMap((item) =>
-    isLoopConfig(item) ? iterationOf(item, 0) : [{ codonId: item.id, codon: item }],
-  );
+  const plan: Entry[] = hank.hank.flatMap((item) => {
+    if (isParallelConfig(item)) throw new Error('parallel blocks: not yet interpreted');
+    return isLoopConfig(item) ? iterationOf(item, 0) : [{ codonId: item.id, codon: item }];
+  });
   const executions: Execution[] = [];
   /** The plan entry of each execution. */
   const entryOf: Entry[] = [];
