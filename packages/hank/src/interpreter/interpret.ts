@@ -96,6 +96,64 @@ import { plateauVerdict, type Vote } from './plateau-verdict.js';
  * codon it names.
  *
  * Money spent stays spent: budgets count every execution, also those cut off the thread.
+ *
+ * Parallel blocks. A block is one entry of the top-level plan; each of its branches is a
+ * sequence of its own, a lane with its own plan (codons, and loops expanded as above) and its
+ * own thread: the executions on the execution thread that belong to the branch. Everything said
+ * above of "the plan" and "the thread" holds within a lane. The top-level lane moves past a block
+ * when the block merges (or its condition skips it); its resolver is a lane of one codon.
+ *
+ * A block starts after the item before it. Its `when` is evaluated first, once (not again when a
+ * resume meets a block that already ran a codon): when it does not hold, every codon of every
+ * branch's first pass (a loop's iteration 0) is recorded skipped (`skippedBy: condition`),
+ * branch by branch, nothing merges, and the run goes on after the block. The block stays in the
+ * plan: a rollback to before it evaluates its condition again.
+ *
+ * Interleaving. Which branch runs its next codon attempt is not determined by the hank, so it
+ * is an input: `schedule(blockId, ready)` picks among the branches ready to run one (in block
+ * order; an answer not among them counts as the first, and so does no `schedule`: branch by
+ * branch). A branch is ready while its lane has a plan entry after its thread, or a retry
+ * pending, and no spent block budget ended it. Each pick runs one step of that lane: its
+ * conditions, its budget gate, one attempt and what its failure policy says (a retry waits for
+ * the branch's next pick). `maxConcurrency` changes when codons run, never which or in what
+ * order each branch runs them, so it is not modelled: a schedule is any interleaving.
+ *
+ * A branch codon's `when` reads statuses on the thread, less the executions of its sibling
+ * branches (they run concurrently): its own branch's, and everything before the block. A codon
+ * after the block reads every branch. `continue-previous` in a branch needs the previous entry
+ * of its own lane; the first codon of a branch has none (`no-session`).
+ *
+ * Budgets. The hank's container and the block's (its children: its branches, then its resolver)
+ * are shared by every branch; the gate runs before every branch codon on the spend of every
+ * execution so far, in schedule order. A spent hank container stops the run as above: every
+ * branch stops, nothing more is recorded. A spent block container with `onExceeded: fail` stops
+ * the run (budget-failed), and a resume meets it again; with `complete`, every branch of the
+ * block that is not finished ends where it is (its remaining codons do not run; a later resume
+ * does not run them either), and the block merges what its branches did (`branchesCut` names
+ * the ended ones) and the run goes on after it. A resolver with no block budget left does not
+ * run: the merge settles by branch order (`ordered`).
+ *
+ * Failure. A branch codon whose failure stops the run (`abort`, retries used up, a plateau
+ * error) stops every branch at once: no branch starts another attempt, and no attempt is
+ * recorded for them (an attempt that a failure cut short in the runtime is as if never started).
+ * An interrupt stops the run (`interrupted`). `ignore` and `retry` work within the branch.
+ *
+ * Merge. When no branch is ready, the block merges. Whether the `attempt`-th merge of the block
+ * conflicts is an input (`mergeConflicts`, default no). No conflict: `clean`. A conflict with
+ * `onConflict: ordered`: `ordered`. With `fail`: `conflict`, and the run stops (`failed`); a
+ * resume merges again without re-running a branch. With a resolver: it runs as the codon
+ * `<blockId>.resolve` (its outcome from `outcome()`, its failure policy its own, budget gate as
+ * any block codon); completed or skipped by a person: `resolved`; failed and ignored: the merge
+ * settles by branch order (`ordered`); a failure that stops the run, an interrupt or a budget
+ * stop: `conflict`, and a resume merges (and resolves) again. Every merge is recorded; the block
+ * is moved past after every result but `conflict`.
+ *
+ * Resume and rollback in a block. A resume cuts each lane's thread after its newest execution
+ * the plan moved past, so finished branches run nothing more and each unfinished one goes on
+ * where it stopped. A rollback to a codon of a branch cuts that branch's thread after it, keeps
+ * what the sibling branches did, and cuts everything after the block's merge: the block merges
+ * again after the branch runs again. A rollback to a codon before the block cuts every branch.
+ * A rollback to a block's resolver keeps the merge it resolved.
  */
 
 type Gate =
