@@ -189,12 +189,22 @@ export function validateCommand(
 export function withModel(config: unknown, model: string): unknown {
   const copy = structuredClone(config) as { hank?: unknown };
   if (!Array.isArray(copy?.hank)) return copy;
-  for (const item of copy.hank as Record<string, unknown>[]) {
+  const override = (item: Record<string, unknown>) => {
     if (item?.type === 'loop' && Array.isArray(item.codons)) {
       for (const codon of item.codons as Record<string, unknown>[])
         if (codon && typeof codon === 'object') codon.model = model;
+    } else if (item?.type === 'parallel') {
+      // A parallel block's codons are in its branches' items and its resolver.
+      for (const branch of Array.isArray(item.branches) ? item.branches : []) {
+        const inner = (branch as { items?: unknown } | null)?.items;
+        for (const codon of Array.isArray(inner) ? inner : []) override(codon);
+      }
+      const resolver = (item.merge as { onConflict?: { resolver?: unknown } } | undefined)
+        ?.onConflict?.resolver;
+      if (resolver && typeof resolver === 'object') override(resolver as Record<string, unknown>);
     } else if (item && typeof item === 'object') item.model = model;
-  }
+  };
+  for (const item of copy.hank as Record<string, unknown>[]) override(item);
   return copy;
 }
 
