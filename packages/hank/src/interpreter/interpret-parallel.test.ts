@@ -376,6 +376,45 @@ describe('interpret(): parallel blocks', () => {
     expect(result.loops).toEqual([{ loopId: 'l', iteration: 1, reason: 'iteration_limit' }]);
   });
 
+  it('skips a branch loop whose condition does not hold, and ends one whose budget is spent', () => {
+    const loopOf = (id: string, codons: unknown[], extra = {}) => ({
+      type: 'loop',
+      id,
+      name: id,
+      terminateOn: { type: 'iterationLimit', limit: 3 },
+      codons,
+      ...extra,
+    });
+    const hank = hankOf([
+      block('b', {
+        x: [
+          codon('x1', { onFailure: 'ignore' }),
+          loopOf('skipped', [codon('s1')], { when: { codon: 'x1', status: 'failed' } }),
+          codon('x2'),
+        ],
+        y: [loopOf('spent', [codon('p1')], { budget: { maxDollars: 0.5 } }), codon('y2')],
+      }),
+    ]);
+    const result = run(
+      hank,
+      { 'p1#0': [costing(0.3)], 'p1#1': [costing(0.3)] },
+      {
+        schedule: roundRobin(),
+      },
+    );
+    expect(ids(result.executions)).toEqual([
+      'x1:completed',
+      'p1#0:completed',
+      's1#0:skipped:condition',
+      'p1#1:completed',
+      'x2:completed',
+      'y2:completed',
+    ]);
+    // p1#1 passes what the loop had left: the runtime stops it, and the loop ends after it.
+    expect(result.loops).toEqual([{ loopId: 'spent', iteration: 1, reason: 'failure' }]);
+    expect(result.stops).toEqual(['completed']);
+  });
+
   it('needs the previous codon of the same branch to continue a session', () => {
     const hank = hankOf([
       block('b', {
