@@ -1,4 +1,4 @@
-import type { Condition, ConditionStatus, ParallelConfig } from '@hankweave/types';
+import type { Condition, ConditionStatus } from '@hankweave/types';
 import { type ConditionFacts, evaluateCondition } from '../conditions/evaluate-condition.js';
 import { DOLLAR_TOLERANCE, dollarLimits } from './budget.js';
 import {
@@ -9,19 +9,18 @@ import {
   type LoopEnding,
   type LoopTermination,
   type Merge,
-  type MergeResult,
   type PlateauVote,
   type Stop,
 } from './outcomes.js';
+import { type BlockHost, readyLanes, runBlock } from './parallel.js';
 import {
   buildPlans,
   childOf,
   type Entry,
   iterationOf,
-  laneKey,
   type Mark,
   type PlanEntry,
-  resolverEntry,
+  type Retry,
   TOP,
 } from './plan.js';
 import { plateauVerdict, type Vote } from './plateau-verdict.js';
@@ -162,12 +161,6 @@ type Gate =
   | { kind: 'branch-ended' }
   | { kind: 'stop'; stop: Stop };
 
-/** A pending automatic retry of a lane's codon. */
-interface Retry {
-  entry: Entry;
-  retryAttempt: number;
-}
-
 /** The codon executions, stops and loop endings a hank must produce for the given outcomes. */
 export function interpret(input: InterpreterInput): Interpretation {
   const { hank } = input;
@@ -183,10 +176,10 @@ export function interpret(input: InterpreterInput): Interpretation {
   const abandoned = new Set<number>();
   let thread: number[] = [];
   /** Blocks moved past (merged, or skipped by their condition), on the thread. */
-  let marks: Mark[] = [];
+  const marks: Mark[] = [];
   /** Branches a spent block budget ended, on the thread. */
-  let ended: Mark[] = [];
-  let retries = new Map<string, Retry>();
+  const ended: Mark[] = [];
+  const retries = new Map<string, Retry>();
   let session = 0;
 
   const onThread = (execution: number) => thread.includes(execution);
@@ -280,16 +273,6 @@ export function interpret(input: InterpreterInput): Interpretation {
     }
   };
 
-  /** The lanes of a block that still have a codon to run (or a retry pending). */
-  const readyLanes = (block: ParallelConfig): string[] =>
-    block.branches
-      .map((branch) => laneKey(block.id, branch.id))
-      .filter(
-        (lane) =>
-          !ended.some((mark) => mark.id === lane) &&
-          (retries.has(lane) || nextEntry(lane) !== undefined),
-      );
-
   const budgetGate = (entry: Entry): Gate => {
     const exhausted = limitsOf(entry).exhausted;
     if (!exhausted) return { kind: 'run' };
@@ -308,7 +291,7 @@ export function interpret(input: InterpreterInput): Interpretation {
       if (fail) return { kind: 'stop', stop: 'budget-failed' };
       // Every unfinished branch ends where it is; a resolver does not start.
       if (entry.block.branchId !== undefined) {
-        for (const lane of readyLanes(entry.block.config)) {
+        for (const lane of readyLanes(host, entry.block.config)) {
           ended.push({ id: lane, at: executions.length });
         }
       }
@@ -580,84 +563,30 @@ export function interpret(input: InterpreterInput): Interpretation {
     return afterCodon(entry, index) ? 'failed' : undefined;
   };
 
-  /** Skips every codon of every branch's first pass; the block is moved past, never having run. */
-  const skipBlock = (block: ParallelConfig) => {
-    for (const branch of block.branches) {
-      const lane = laneKey(block.id, branch.id);
-      for (const entry of plans.get(lane) ?? []) {
-        if (!('codon' in entry) || (entry.loop && entry.loop.iteration > 0)) continue;
-        skipByCondition(entry);
-      }
-    }
-    marks.push({ id: block.id, at: executions.length });
-  };
-
-  /** Merges a block whose branches are done; a stop, or undefined when the block is done. */
-  const mergeBlock = (block: ParallelConfig): Stop | undefined => {
-    const attempt = merges.filter((merge) => merge.blockId === block.id).length;
-    const cut = ended
-      .filter((mark) => mark.id.startsWith(`${block.id}/`))
-      .map((mark) => mark.id.slice(block.id.length + 1));
-    const done = (result: MergeResult): Stop | undefined => {
-      merges.push({
-        blockId: block.id,
-        result,
-        session,
-        afterExecutions: executions.length,
-        ...(cut.length > 0 ? { branchesCut: cut } : {}),
-      });
-      if (result === 'conflict') return 'failed';
-      marks.push({ id: block.id, at: executions.length });
-      return undefined;
-    };
-    if (!(input.mergeConflicts?.(block.id, attempt) ?? false)) return done('clean');
-    const onConflict = block.merge.onConflict;
-    if (onConflict === 'ordered') return done('ordered');
-    if (onConflict === 'fail') return done('conflict');
-    const entry = resolverEntry(block);
-    for (;;) {
-      guard();
-      const before = executions.length;
-      const stop = step(entry);
-      if (stop) {
-        done('conflict');
-        return stop;
-      }
-      if (retries.has(entry.lane)) continue;
-      const execution = executions.length > before ? executions.at(-1) : undefined;
-      return done(
-        execution === undefined || execution.status === 'failed' ? 'ordered' : 'resolved',
-      );
-    }
-  };
-
-  /** Runs a block: its condition, its branches in the schedule's order, then its merge. */
-  const runBlock = (block: ParallelConfig): Stop | undefined => {
-    const started = thread.some((index) => entryOf[index]?.block?.config === block);
-    if (!started && block.when && !holds(block.when, undefined, block.id)) {
-      skipBlock(block);
-      return undefined;
-    }
-    for (;;) {
-      guard();
-      const ready = readyLanes(block);
-      if (ready.length === 0) return mergeBlock(block);
-      const ids = ready.map((lane) => lane.slice(block.id.length + 1));
-      const chosen = input.schedule?.(block.id, ids);
-      const lane = ready[chosen !== undefined && ids.includes(chosen) ? ids.indexOf(chosen) : 0];
-      const entry = retries.get(lane as string)?.entry ?? (nextEntry(lane as string) as Entry);
-      const stop = step(entry);
-      if (stop) return stop;
-    }
+  const host: BlockHost = {
+    input,
+    plans,
+    executions,
+    merges,
+    marks,
+    ended,
+    retries,
+    session: () => session,
+    started: (block) => thread.some((index) => entryOf[index]?.block?.config === block),
+    holds: (condition, worldId) => holds(condition, undefined, worldId),
+    nextEntry,
+    step,
+    skipByCondition,
+    guard,
   };
 
   const runSession = (): Stop => {
-    retries = new Map();
+    retries.clear();
     for (;;) {
       guard();
       const entry = retries.get(TOP)?.entry ?? nextEntry(TOP);
       if (!entry) return 'completed';
-      const stop = 'parallel' in entry ? runBlock(entry.parallel) : step(entry);
+      const stop = 'parallel' in entry ? runBlock(host, entry.parallel) : step(entry);
       if (stop) return stop;
     }
   };
@@ -693,8 +622,10 @@ export function interpret(input: InterpreterInput): Interpretation {
       lane.startsWith(`${of.block.config.id}/`);
     const resolved = of.block !== undefined && of.block.branchId === undefined;
     thread = thread.filter((index) => index <= newest || sibling(laneOfExecution(index)));
-    marks = marks.filter((mark) => mark.at <= newest || (resolved && mark.at === newest + 1));
-    ended = ended.filter((mark) => mark.at <= newest || sibling(mark.id));
+    const keep = (list: Mark[], kept: (mark: Mark) => boolean) =>
+      list.splice(0, list.length, ...list.filter(kept));
+    keep(marks, (mark) => mark.at <= newest || (resolved && mark.at === newest + 1));
+    keep(ended, (mark) => mark.at <= newest || sibling(mark.id));
   };
 
   for (const userStep of [undefined, ...(input.steps ?? [])]) {

@@ -48,6 +48,12 @@ export interface Mark {
   at: number;
 }
 
+/** A pending automatic retry of a lane's codon. */
+export interface Retry {
+  entry: Entry;
+  retryAttempt: number;
+}
+
 /** The entries of a loop's iteration, in its lane. */
 export const iterationOf = (
   loop: LoopConfig,
