@@ -24,6 +24,8 @@ export {
   type InterpreterInput,
   type LoopEnding,
   type LoopTermination,
+  type Merge,
+  type MergeResult,
   type PlateauVote,
   type SessionEnd,
   type SessionOutcome,

@@ -57,6 +57,11 @@ export const RUNTIME_ERROR_CODES = [
    * cleanup, an output copy): refused. `details.link` names the link, `details.path` the target.
    */
   'RUNTIME_UNSAFE_PATH',
+  /**
+   * The hank is valid but uses what this runtime does not run yet (a parallel block): nothing was
+   * started. `details.feature`, `details.items` (the ids of the items using it).
+   */
+  'RUNTIME_UNSUPPORTED_FEATURE',
   /** A bug in hankweave: please report it. */
   'RUNTIME_INTERNAL',
 ] as const;

@@ -5,7 +5,16 @@ import { type CopyTreeListing, listCopyTree } from '@hankweave/files';
 import { type HankIssue, validateHank } from '@hankweave/hank';
 import { isRemoteHankUrl } from '@hankweave/remote';
 import { installedHarnesses } from '@hankweave/runtime';
-import { type HankConfig, type HankSource, isLoopConfig } from '@hankweave/types';
+import {
+  type BranchItem,
+  type CodonConfig,
+  type HankConfig,
+  type HankSource,
+  isLoopConfig,
+  isParallelConfig,
+  itemCodons,
+  resolverOf,
+} from '@hankweave/types';
 import { defaultDataOf } from '../execution/find-execution.js';
 import { printBudgetTable } from '../output/budget-table.js';
 import { commandHint, shellArg } from '../output/command-hint.js';
@@ -180,12 +189,22 @@ export function validateCommand(
 export function withModel(config: unknown, model: string): unknown {
   const copy = structuredClone(config) as { hank?: unknown };
   if (!Array.isArray(copy?.hank)) return copy;
-  for (const item of copy.hank as Record<string, unknown>[]) {
+  const override = (item: Record<string, unknown>) => {
     if (item?.type === 'loop' && Array.isArray(item.codons)) {
       for (const codon of item.codons as Record<string, unknown>[])
         if (codon && typeof codon === 'object') codon.model = model;
+    } else if (item?.type === 'parallel') {
+      // A parallel block's codons are in its branches' items and its resolver.
+      for (const branch of Array.isArray(item.branches) ? item.branches : []) {
+        const inner = (branch as { items?: unknown } | null)?.items;
+        for (const codon of Array.isArray(inner) ? inner : []) override(codon);
+      }
+      const resolver = (item.merge as { onConflict?: { resolver?: unknown } } | undefined)
+        ?.onConflict?.resolver;
+      if (resolver && typeof resolver === 'object') override(resolver as Record<string, unknown>);
     } else if (item && typeof item === 'object') item.model = model;
-  }
+  };
+  for (const item of copy.hank as Record<string, unknown>[]) override(item);
   return copy;
 }
 
@@ -195,7 +214,7 @@ export function withModel(config: unknown, model: string): unknown {
  */
 function nonEmptyOutputWarning(config: HankConfig, directory: unknown): HankIssue | undefined {
   if (typeof directory !== 'string') return undefined;
-  const codons = config.hank.flatMap((item) => (isLoopConfig(item) ? item.codons : [item]));
+  const codons = config.hank.flatMap(itemCodons);
   if (!codons.some((codon) => (codon.outputFiles?.length ?? 0) > 0)) return undefined;
   const path = resolve(directory);
   let entries: string[];
@@ -218,28 +237,50 @@ export function printStructure(terminal: Terminal, config: HankConfig): void {
   terminal.out(
     `${style.bold(config.meta.name)} ${style.dim(config.meta.version)}${config.meta.description ? ` — ${config.meta.description}` : ''}`,
   );
-  for (const [index, item] of config.hank.entries()) {
-    if (isLoopConfig(item)) {
-      const stop =
-        item.terminateOn.type === 'iterationLimit'
-          ? `up to ${item.terminateOn.limit} iterations`
-          : item.terminateOn.type === 'plateau'
-            ? `until a plateau (max ${item.terminateOn.maxIterations})`
-            : 'until the context is exceeded';
-      terminal.out(
-        `[${index + 1}] ${style.cyan('loop')} ${item.id} — ${item.name} ${style.dim(`(${stop})`)}`,
-      );
-      for (const [inner, codon] of item.codons.entries()) {
-        terminal.out(
-          `    [${index + 1}.${inner + 1}] ${codon.id} — ${codon.name} ${style.dim(`(${codon.model}, ${codon.continuationMode})`)}`,
-        );
-      }
-    } else {
-      const rig = item.rigSetup?.length ? `, rig: ${item.rigSetup.length} op(s)` : '';
-      terminal.out(
-        `[${index + 1}] ${item.id} — ${item.name} ${style.dim(`(${item.model}, ${item.continuationMode}${rig})`)}`,
-      );
+  const codonLine = (label: string, codon: CodonConfig, indent: string) => {
+    const rig = codon.rigSetup?.length ? `, rig: ${codon.rigSetup.length} op(s)` : '';
+    terminal.out(
+      `${indent}[${label}] ${codon.id} — ${codon.name} ${style.dim(`(${codon.model}, ${codon.continuationMode}${rig})`)}`,
+    );
+  };
+  const itemLines = (label: string, item: BranchItem, indent: string) => {
+    if (!isLoopConfig(item)) {
+      codonLine(label, item, indent);
+      return;
     }
+    const stop =
+      item.terminateOn.type === 'iterationLimit'
+        ? `up to ${item.terminateOn.limit} iterations`
+        : item.terminateOn.type === 'plateau'
+          ? `until a plateau (max ${item.terminateOn.maxIterations})`
+          : 'until the context is exceeded';
+    terminal.out(
+      `${indent}[${label}] ${style.cyan('loop')} ${item.id} — ${item.name} ${style.dim(`(${stop})`)}`,
+    );
+    for (const [inner, codon] of item.codons.entries()) {
+      codonLine(`${label}.${inner + 1}`, codon, `${indent}    `);
+    }
+  };
+  for (const [index, item] of config.hank.entries()) {
+    if (!isParallelConfig(item)) {
+      itemLines(`${index + 1}`, item, '');
+      continue;
+    }
+    const resolver = resolverOf(item);
+    const merge = resolver ? `resolver ${resolver.id}` : item.merge.onConflict;
+    terminal.out(
+      `[${index + 1}] ${style.cyan('parallel')} ${item.id} — ${item.name} ${style.dim(`(${item.branches.length} branches, on conflict: ${merge})`)}`,
+    );
+    for (const [branchIndex, branch] of item.branches.entries()) {
+      const label = `${index + 1}.${branchIndex + 1}`;
+      terminal.out(
+        `    [${label}] ${style.cyan('branch')} ${branch.id}${branch.name ? ` — ${branch.name}` : ''}`,
+      );
+      for (const [at, inner] of branch.items.entries()) {
+        itemLines(`${label}.${at + 1}`, inner, '        ');
+      }
+    }
+    if (resolver) codonLine(`${index + 1}.r`, resolver, '    ');
   }
 }
 
@@ -271,7 +312,7 @@ export interface RigCopyReport {
 /** Lists every rig copy of the hank with what its ignore rules skip. */
 export function rigCopies(config: HankConfig, hankDir: string): RigCopyReport[] {
   const reports: RigCopyReport[] = [];
-  const codons = config.hank.flatMap((item) => (isLoopConfig(item) ? item.codons : [item]));
+  const codons = config.hank.flatMap(itemCodons);
   for (const codon of codons) {
     for (const [index, op] of (codon.rigSetup ?? []).entries()) {
       if (op.type !== 'copy') continue;

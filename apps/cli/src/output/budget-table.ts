@@ -1,8 +1,11 @@
 import {
+  type BranchItem,
   type CodonConfig,
   type ContainerBudget,
   type HankConfig,
   isLoopConfig,
+  isParallelConfig,
+  resolverOf,
 } from '@hankweave/types';
 import type { Terminal } from './terminal.js';
 
@@ -46,11 +49,23 @@ export function printBudgetTable(terminal: Terminal, config: HankConfig): void {
     ]);
   };
   if (config.overrides?.budget) lines.push(`hank: ${containerText(config.overrides.budget)}`);
-  for (const item of config.hank) {
+  const itemRows = (item: BranchItem, prefix: string) => {
     if (isLoopConfig(item)) {
-      if (item.budget) lines.push(`loop ${item.id}: ${containerText(item.budget)}`);
-      for (const codon of item.codons) codonRow(`${item.id}/${codon.id}`, codon);
-    } else codonRow(item.id, item);
+      if (item.budget) lines.push(`loop ${prefix}${item.id}: ${containerText(item.budget)}`);
+      for (const codon of item.codons) codonRow(`${prefix}${item.id}/${codon.id}`, codon);
+    } else codonRow(`${prefix}${item.id}`, item);
+  };
+  for (const item of config.hank) {
+    if (!isParallelConfig(item)) {
+      itemRows(item, '');
+      continue;
+    }
+    if (item.budget) lines.push(`parallel ${item.id}: ${containerText(item.budget)}`);
+    for (const branch of item.branches) {
+      for (const inner of branch.items) itemRows(inner, `${item.id}/${branch.id}/`);
+    }
+    const resolver = resolverOf(item);
+    if (resolver) codonRow(`${item.id}/${resolver.id}`, resolver);
   }
   if (lines.length === 0 && rows.length === 0) return;
   terminal.out(style.bold('Budgets'));

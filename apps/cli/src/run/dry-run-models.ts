@@ -1,5 +1,5 @@
 import { piApiOf } from '@hankweave/pi';
-import { type HankConfig, selectHarness } from '@hankweave/types';
+import { type HankConfig, itemCodons, selectHarness } from '@hankweave/types';
 import { CliError } from '../output/cli-error.js';
 
 /**
@@ -24,7 +24,7 @@ const SCRIPTED_PI_APIS = new Set([
  * @throws {CliError} CLI_USAGE naming each codon, its model and its family.
  */
 export function checkDryRunModels(config: HankConfig, modelOverride?: string): void {
-  const codons = config.hank.flatMap((item) => ('codons' in item ? item.codons : [item]));
+  const codons = config.hank.flatMap(itemCodons);
   const unserved: string[] = [];
   for (const codon of codons) {
     const model = modelOverride ?? codon.model;

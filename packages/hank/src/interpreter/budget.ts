@@ -1,4 +1,10 @@
-import type { CodonConfig, ContainerBudget, HankConfig, LoopConfig } from '@hankweave/types';
+import type {
+  CodonConfig,
+  ContainerBudget,
+  HankConfig,
+  LoopConfig,
+  ParallelConfig,
+} from '@hankweave/types';
 
 // Dollar budgets as the reference interpreter sees them (reference §1.7). Time budgets are not
 // modelled: what they decide depends on the clock, not on the outcomes.
@@ -15,6 +21,8 @@ export const DOLLAR_TOLERANCE = 1e-9;
 /** What one earlier execution spent, and where: its loop (if any) and its codon id in hank.json. */
 export interface Spend {
   loopId?: string;
+  /** The parallel block it ran in, and its child there: its branch's id, or the resolver's id. */
+  block?: { blockId: string; child: string };
   baseId: string;
   dollars: number;
 }
@@ -23,8 +31,8 @@ export interface Spend {
 export interface DollarLimits {
   maxDollars?: number;
   onExceeded: 'complete' | 'fail';
-  /** The first container (the hank, then the loop) with nothing left for this codon. */
-  exhausted?: { scope: 'hank' | 'loop'; onExceeded: 'complete' | 'fail' };
+  /** The first container (the hank, then the block, then the loop) with nothing left for this codon. */
+  exhausted?: { scope: 'hank' | 'block' | 'loop'; onExceeded: 'complete' | 'fail' };
 }
 
 interface Container {
@@ -71,8 +79,9 @@ const sumBy = (spends: readonly Spend[], key: (spend: Spend) => string) => {
  * The dollar limits of an attempt of `codon` (in `loop`, if any), given every earlier
  * execution's spend (money spent before a rollback stays spent). The codon's own `maxDollars`
  * is a ceiling; the hank's container (ceiling: `--max-cost`, else the smaller of the runtime's
- * and the hank's) and the loop's bound it by what they leave this child. `onExceeded` resolves
- * codon → loop → hank → `complete`.
+ * and the hank's), the parallel block's (if any; its children are its branches and its resolver)
+ * and the loop's bound it by what they leave this child. `onExceeded` resolves codon → loop →
+ * block → hank → `complete`.
  */
 export function dollarLimits(
   hank: HankConfig,
@@ -80,6 +89,7 @@ export function dollarLimits(
   codon: CodonConfig,
   loop: LoopConfig | undefined,
   spends: readonly Spend[],
+  block?: { config: ParallelConfig; child: string },
 ): DollarLimits {
   const hankBudget = hank.overrides?.budget;
   const candidates = [ceilings.runtimeMaxDollars, hankBudget?.maxDollars].filter(
@@ -87,7 +97,7 @@ export function dollarLimits(
   );
   const hankMax = ceilings.maxCost ?? (candidates.length > 0 ? Math.min(...candidates) : undefined);
   const scopes: {
-    scope: 'hank' | 'loop';
+    scope: 'hank' | 'block' | 'loop';
     container: Container;
     spent: Map<string, number>;
     child: string;
@@ -101,11 +111,33 @@ export function dollarLimits(
         shares: hankBudget?.shares ?? {},
         children: hank.hank.map((item) => item.id),
       },
-      spent: sumBy(spends, (spend) => spend.loopId ?? spend.baseId),
-      child: loop?.id ?? codon.id,
+      spent: sumBy(spends, (spend) => spend.block?.blockId ?? spend.loopId ?? spend.baseId),
+      child: block?.config.id ?? loop?.id ?? codon.id,
       onExceeded: hankBudget?.onExceeded ?? 'complete',
     },
   ];
+  const blockBudget = block?.config.budget;
+  if (block && blockBudget) {
+    const onConflict = block.config.merge.onConflict;
+    scopes.push({
+      scope: 'block',
+      container: {
+        ...(blockBudget.maxDollars !== undefined ? { maxDollars: blockBudget.maxDollars } : {}),
+        allocation: blockBudget.allocation,
+        shares: blockBudget.shares ?? {},
+        children: [
+          ...block.config.branches.map((branch) => branch.id),
+          ...(typeof onConflict === 'object' ? [onConflict.resolver.id] : []),
+        ],
+      },
+      spent: sumBy(
+        spends.filter((spend) => spend.block?.blockId === block.config.id),
+        (spend) => spend.block?.child ?? spend.baseId,
+      ),
+      child: block.child,
+      onExceeded: blockBudget.onExceeded ?? hankBudget?.onExceeded ?? 'complete',
+    });
+  }
   if (loop?.budget) {
     scopes.push({
       scope: 'loop',
@@ -120,7 +152,8 @@ export function dollarLimits(
         (spend) => spend.baseId,
       ),
       child: codon.id,
-      onExceeded: loop.budget.onExceeded ?? hankBudget?.onExceeded ?? 'complete',
+      onExceeded:
+        loop.budget.onExceeded ?? blockBudget?.onExceeded ?? hankBudget?.onExceeded ?? 'complete',
     });
   }
   let maxDollars = codon.budget?.maxDollars;
@@ -134,7 +167,11 @@ export function dollarLimits(
   return {
     ...(maxDollars !== undefined ? { maxDollars: Math.max(0, maxDollars) } : {}),
     onExceeded:
-      codon.budget?.onExceeded ?? loop?.budget?.onExceeded ?? hankBudget?.onExceeded ?? 'complete',
+      codon.budget?.onExceeded ??
+      loop?.budget?.onExceeded ??
+      blockBudget?.onExceeded ??
+      hankBudget?.onExceeded ??
+      'complete',
     ...(exhausted ? { exhausted } : {}),
   };
 }

@@ -1,10 +1,4 @@
-import {
-  type CodonConfig,
-  type Condition,
-  type ConditionStatus,
-  isLoopConfig,
-  type LoopConfig,
-} from '@hankweave/types';
+import type { Condition, ConditionStatus } from '@hankweave/types';
 import { type ConditionFacts, evaluateCondition } from '../conditions/evaluate-condition.js';
 import { DOLLAR_TOLERANCE, dollarLimits } from './budget.js';
 import {
@@ -14,9 +8,21 @@ import {
   type InterpreterInput,
   type LoopEnding,
   type LoopTermination,
+  type Merge,
   type PlateauVote,
   type Stop,
 } from './outcomes.js';
+import { type BlockHost, readyLanes, runBlock } from './parallel.js';
+import {
+  buildPlans,
+  childOf,
+  type Entry,
+  iterationOf,
+  type Mark,
+  type PlanEntry,
+  type Retry,
+  TOP,
+} from './plan.js';
 import { plateauVerdict, type Vote } from './plateau-verdict.js';
 
 /*
@@ -90,67 +96,140 @@ import { plateauVerdict, type Vote } from './plateau-verdict.js';
  * codon it names.
  *
  * Money spent stays spent: budgets count every execution, also those cut off the thread.
+ *
+ * Parallel blocks. A block is one entry of the top-level plan; each of its branches is a
+ * sequence of its own, a lane with its own plan (codons, and loops expanded as above) and its
+ * own thread: the executions on the execution thread that belong to the branch. Everything said
+ * above of "the plan" and "the thread" holds within a lane. The top-level lane moves past a block
+ * when the block merges (or its condition skips it); its resolver is a lane of one codon.
+ *
+ * A block starts after the item before it. Its `when` is evaluated first, once (not again when a
+ * resume meets a block that already ran a codon): when it does not hold, every codon of every
+ * branch's first pass (a loop's iteration 0) is recorded skipped (`skippedBy: condition`),
+ * branch by branch, nothing merges, and the run goes on after the block. The block stays in the
+ * plan: a rollback to before it evaluates its condition again.
+ *
+ * Interleaving. Which branch runs its next codon attempt is not determined by the hank, so it
+ * is an input: `schedule(blockId, ready)` picks among the branches ready to run one (in block
+ * order; an answer not among them counts as the first, and so does no `schedule`: branch by
+ * branch). A branch is ready while its lane has a plan entry after its thread, or a retry
+ * pending, and no spent block budget ended it. Each pick runs one step of that lane: its
+ * conditions, its budget gate, one attempt and what its failure policy says (a retry waits for
+ * the branch's next pick). `maxConcurrency` changes when codons run, never which or in what
+ * order each branch runs them, so it is not modelled: a schedule is any interleaving.
+ *
+ * A branch codon's `when` reads statuses on the thread, less the executions of its sibling
+ * branches (they run concurrently): its own branch's, and everything before the block. A codon
+ * after the block reads every branch. `continue-previous` in a branch needs the previous entry
+ * of its own lane; the first codon of a branch has none (`no-session`).
+ *
+ * Budgets. The hank's container and the block's (its children: its branches, then its resolver)
+ * are shared by every branch; the gate runs before every branch codon on the spend of every
+ * execution so far, in schedule order. A spent hank container stops the run as above: every
+ * branch stops, nothing more is recorded. A spent block container with `onExceeded: fail` stops
+ * the run (budget-failed), and a resume meets it again; with `complete`, every branch of the
+ * block that is not finished ends where it is (its remaining codons do not run; a later resume
+ * does not run them either), and the block merges what its branches did (`branchesCut` names
+ * the ended ones) and the run goes on after it. A resolver with no block budget left does not
+ * run: the merge settles by branch order (`ordered`).
+ *
+ * Failure. A branch codon whose failure stops the run (`abort`, retries used up, a plateau
+ * error) stops every branch at once: no branch starts another attempt, and no attempt is
+ * recorded for them (an attempt that a failure cut short in the runtime is as if never started).
+ * An interrupt stops the run (`interrupted`). `ignore` and `retry` work within the branch.
+ *
+ * Merge. When no branch is ready, the block merges. Whether the `attempt`-th merge of the block
+ * conflicts is an input (`mergeConflicts`, default no). No conflict: `clean`. A conflict with
+ * `onConflict: ordered`: `ordered`. With `fail`: `conflict`, and the run stops (`failed`); a
+ * resume merges again without re-running a branch. With a resolver: it runs as the codon
+ * `<blockId>.resolve` (its outcome from `outcome()`, its failure policy its own, budget gate as
+ * any block codon); completed or skipped by a person: `resolved`; failed and ignored: the merge
+ * settles by branch order (`ordered`); a failure that stops the run, an interrupt or a budget
+ * stop: `conflict`, and a resume merges (and resolves) again. Every merge is recorded; the block
+ * is moved past after every result but `conflict`.
+ *
+ * Resume and rollback in a block. A resume cuts each lane's thread after its newest execution
+ * the plan moved past, so finished branches run nothing more and each unfinished one goes on
+ * where it stopped. A rollback to a codon of a branch cuts that branch's thread after it, keeps
+ * what the sibling branches did, and cuts everything after the block's merge: the block merges
+ * again after the branch runs again. A rollback to a codon before the block cuts every branch.
+ * A rollback to a block's resolver keeps the merge it resolved.
  */
 
-interface Entry {
-  codonId: string;
-  codon: CodonConfig;
-  loop?: { config: LoopConfig; iteration: number; index: number };
-}
-
-type Gate = { kind: 'run' } | { kind: 'loop-ended' } | { kind: 'stop'; stop: Stop };
-
-const iterationOf = (loop: LoopConfig, iteration: number): Entry[] =>
-  loop.codons.map((codon, index) => ({
-    codonId: `${codon.id}#${iteration}`,
-    codon,
-    loop: { config: loop, iteration, index },
-  }));
+type Gate =
+  | { kind: 'run' }
+  | { kind: 'loop-ended' }
+  | { kind: 'branch-ended' }
+  | { kind: 'stop'; stop: Stop };
 
 /** The codon executions, stops and loop endings a hank must produce for the given outcomes. */
 export function interpret(input: InterpreterInput): Interpretation {
   const { hank } = input;
   const maxExecutions = input.maxExecutions ?? 10_000;
-  const plan: Entry[] = hank.hank.flatMap((item) =>
-    isLoopConfig(item) ? iterationOf(item, 0) : [{ codonId: item.id, codon: item }],
-  );
+  const { plans, laneOfCodon } = buildPlans(hank);
   const executions: Execution[] = [];
   /** The plan entry of each execution. */
   const entryOf: Entry[] = [];
   const stops: Stop[] = [];
   const loops: LoopEnding[] = [];
+  const merges: Merge[] = [];
   const votes: Vote[] = [];
   const abandoned = new Set<number>();
   let thread: number[] = [];
+  /** Blocks moved past (merged, or skipped by their condition), on the thread. */
+  const marks: Mark[] = [];
+  /** Branches a spent block budget ended, on the thread. */
+  const ended: Mark[] = [];
+  const retries = new Map<string, Retry>();
   let session = 0;
 
   const onThread = (execution: number) => thread.includes(execution);
   const baseIdOf = (codonId: string) => codonId.split('#')[0] ?? codonId;
+  const laneOf = (codonId: string) => laneOfCodon.get(baseIdOf(codonId)) ?? TOP;
+  const planOf = (codonId: string): PlanEntry[] => plans.get(laneOf(codonId)) ?? [];
+  const planIndex = (codonId: string) =>
+    planOf(codonId).findIndex((entry) => entry.codonId === codonId);
+  const laneOfExecution = (index: number) => (entryOf[index] as Entry).lane;
 
-  const statusOf = (codonId: string): ConditionStatus => {
-    const newest = thread.findLast(
-      (index) => baseIdOf((executions[index] as Execution).codonId) === codonId,
-    );
-    return newest === undefined ? 'not-run' : (executions[newest] as Execution).status;
-  };
+  /** A codon's status as `entry` sees it: never through a sibling branch of its own block. */
+  const statusFor =
+    (entry: Entry | undefined) =>
+    (codonId: string): ConditionStatus => {
+      const newest = thread.findLast((index) => {
+        const of = entryOf[index] as Entry;
+        if (of.codon.id !== codonId) return false;
+        return !entry?.block || of.block?.config !== entry.block.config || of.lane === entry.lane;
+      });
+      return newest === undefined ? 'not-run' : (executions[newest] as Execution).status;
+    };
 
-  const holds = (condition: Condition, entry: Entry): boolean => {
-    const world = input.world?.(entry.codonId);
+  const holds = (condition: Condition, entry: Entry | undefined, worldId: string): boolean => {
+    const world = input.world?.(worldId);
     const facts: ConditionFacts = {
-      statusOf,
+      statusOf: statusFor(entry),
       exists: (path) => world?.exists(path) ?? false,
       jsonFile: (path) => world?.jsonFile(path) ?? { absent: 'not found' },
       sentinelOutput: (id) => world?.sentinelOutput(id) ?? { absent: 'no output yet' },
     };
     return evaluateCondition(condition, facts).holds;
   };
-  const planIndex = (codonId: string) => plan.findIndex((entry) => entry.codonId === codonId);
 
-  const nextEntry = (): Entry | undefined => {
-    const newest = thread.at(-1);
-    if (newest === undefined) return plan[0];
-    const at = planIndex((executions[newest] as Execution).codonId);
-    return at < 0 ? undefined : plan[at + 1];
+  const nextEntry = (lane: string): PlanEntry | undefined => {
+    const plan = plans.get(lane) ?? [];
+    const newest = thread.findLast((index) => laneOfExecution(index) === lane);
+    let at = -1;
+    if (newest !== undefined) {
+      at = plan.findIndex((entry) => entry.codonId === (executions[newest] as Execution).codonId);
+      if (at < 0) return undefined;
+    }
+    if (lane === TOP) {
+      for (const mark of marks)
+        at = Math.max(
+          at,
+          plan.findIndex((e) => e.codonId === mark.id),
+        );
+    }
+    return plan[at + 1];
   };
 
   const limitsOf = (entry: Entry) =>
@@ -164,14 +243,20 @@ export function interpret(input: InterpreterInput): Interpretation {
       },
       entry.codon,
       entry.loop?.config,
-      executions.map((execution) => ({
-        ...(execution.loopId !== undefined ? { loopId: execution.loopId } : {}),
-        baseId: execution.codonId.split('#')[0] ?? execution.codonId,
-        dollars: execution.cost,
-      })),
+      executions.map((execution, index) => {
+        const of = entryOf[index] as Entry;
+        return {
+          ...(execution.loopId !== undefined ? { loopId: execution.loopId } : {}),
+          ...(of.block ? { block: { blockId: of.block.config.id, child: childOf(of) } } : {}),
+          baseId: baseIdOf(execution.codonId),
+          dollars: execution.cost,
+        };
+      }),
+      entry.block ? { config: entry.block.config, child: childOf(entry) } : undefined,
     );
 
   const endLoop = (entry: Entry, reason: LoopTermination, from = planIndex(entry.codonId) + 1) => {
+    const plan = planOf(entry.codonId);
     const loopId = entry.loop?.config.id;
     for (let at = plan.length - 1; at >= from; at--) {
       if (plan[at]?.loop?.config.id === loopId) plan.splice(at, 1);
@@ -180,10 +265,10 @@ export function interpret(input: InterpreterInput): Interpretation {
   };
 
   /** Makes sure `successors` follow the entry at `at`, in order, inserting the missing ones. */
-  const ensureAfter = (at: number, successors: readonly Entry[]) => {
+  const ensureAfter = (plan: PlanEntry[], at: number, successors: readonly Entry[]) => {
     let previous = at;
     for (const successor of successors) {
-      const found = planIndex(successor.codonId);
+      const found = plan.findIndex((entry) => entry.codonId === successor.codonId);
       if (found >= 0) previous = found;
       else plan.splice(++previous, 0, successor);
     }
@@ -197,17 +282,27 @@ export function interpret(input: InterpreterInput): Interpretation {
       // With `fail` the run stops at the loop, which stays in the plan: a resume meets the same
       // spent budget again instead of going on after the loop as if it had ended well.
       if (fail) {
-        endLoop(entry, 'failure', plan.length);
+        endLoop(entry, 'failure', planOf(entry.codonId).length);
         return { kind: 'stop', stop: 'budget-failed' };
       }
       endLoop(entry, 'failure', planIndex(entry.codonId));
       return { kind: 'loop-ended' };
     }
+    if (exhausted.scope === 'block' && entry.block) {
+      if (fail) return { kind: 'stop', stop: 'budget-failed' };
+      // Every unfinished branch ends where it is; a resolver does not start.
+      if (entry.block.branchId !== undefined) {
+        for (const lane of readyLanes(host, entry.block.config)) {
+          ended.push({ id: lane, at: executions.length });
+        }
+      }
+      return { kind: 'branch-ended' };
+    }
     return { kind: 'stop', stop: fail ? 'budget-failed' : 'budget-exceeded' };
   };
 
   const continuable = (entry: Entry): boolean => {
-    const previous = plan[planIndex(entry.codonId) - 1];
+    const previous = planOf(entry.codonId)[planIndex(entry.codonId) - 1];
     if (!previous) return false;
     return thread.some((index) => {
       const execution = executions[index] as Execution;
@@ -235,6 +330,21 @@ export function interpret(input: InterpreterInput): Interpretation {
     votes.push({ loopId: loop.config.id, iteration, decision: reported ?? 'missing', execution });
   };
 
+  /** Records an execution of `entry` on the thread; returns its index. */
+  const record = (entry: Entry, execution: Execution, vote?: PlateauVote): number => {
+    const branchId = entry.block?.branchId;
+    executions.push(
+      entry.block && branchId !== undefined
+        ? { ...execution, branch: { blockId: entry.block.config.id, branchId } }
+        : execution,
+    );
+    entryOf.push(entry);
+    const index = executions.length - 1;
+    thread.push(index);
+    recordVote(entry, index, vote);
+    return index;
+  };
+
   /** Runs one attempt; returns its execution's index (already on the thread). */
   const runAttempt = (entry: Entry, retryAttempt: number): number => {
     const attempt = executions.filter((execution) => execution.codonId === entry.codonId).length;
@@ -245,23 +355,27 @@ export function interpret(input: InterpreterInput): Interpretation {
       session,
       retryAttempt,
     };
-    const record = (execution: Execution, vote?: PlateauVote): number => {
-      executions.push(execution);
-      entryOf.push(entry);
-      const index = executions.length - 1;
-      thread.push(index);
-      recordVote(entry, index, vote);
-      return index;
-    };
     if (entry.codon.continuationMode === 'continue-previous' && !continuable(entry)) {
-      return record({ ...base, status: 'failed', cost: 0, messages: 0, failure: 'no-session' });
+      return record(entry, {
+        ...base,
+        status: 'failed',
+        cost: 0,
+        messages: 0,
+        failure: 'no-session',
+      });
     }
     const outcome = input.outcome(entry.codonId, attempt) ?? {};
     if (outcome.stoppedBy === 'skip') {
-      return record({ ...base, status: 'skipped', cost: 0, messages: 1 });
+      return record(entry, { ...base, status: 'skipped', cost: 0, messages: 1 });
     }
     if (outcome.stoppedBy === 'interrupt') {
-      return record({ ...base, status: 'failed', cost: 0, messages: 1, failure: 'interrupted' });
+      return record(entry, {
+        ...base,
+        status: 'failed',
+        cost: 0,
+        messages: 1,
+        failure: 'interrupted',
+      });
     }
     const limits = limitsOf(entry);
     const contextLoop = entry.loop?.config.terminateOn.type === 'contextExceeded';
@@ -274,6 +388,7 @@ export function interpret(input: InterpreterInput): Interpretation {
       // Spending the limit itself is not passing it: float noise is no overspend (DOLLAR_TOLERANCE).
       if (limits.maxDollars !== undefined && cost > limits.maxDollars + DOLLAR_TOLERANCE) {
         return record(
+          entry,
           limits.onExceeded === 'complete'
             ? { ...spent, status: 'completed', budgetExceeded: true }
             : { ...spent, status: 'failed', failure: 'budget', budgetExceeded: true },
@@ -283,6 +398,7 @@ export function interpret(input: InterpreterInput): Interpretation {
       switch (played.end) {
         case 'context-exceeded':
           return record(
+            entry,
             contextLoop
               ? { ...spent, status: 'completed', contextExceeded: true }
               : { ...spent, status: 'failed', failure: 'context-exceeded', contextExceeded: true },
@@ -290,9 +406,10 @@ export function interpret(input: InterpreterInput): Interpretation {
           );
         case 'retriable-error':
         case 'fatal-error':
-          return record({ ...spent, status: 'failed', failure: played.end });
+          return record(entry, { ...spent, status: 'failed', failure: played.end });
         case 'ok':
-          if (index + 1 >= sessions) return record({ ...spent, status: 'completed' }, outcome.vote);
+          if (index + 1 >= sessions)
+            return record(entry, { ...spent, status: 'completed' }, outcome.vote);
       }
     }
   };
@@ -320,13 +437,15 @@ export function interpret(input: InterpreterInput): Interpretation {
     const loop = entry.loop;
     if (!loop) return false;
     const { config, iteration } = loop;
+    const plan = planOf(entry.codonId);
     const at = planIndex(entry.codonId);
+    const iterationEntries = (n: number) => iterationOf(config, n, entry.lane, entry.block);
     if (execution.contextExceeded && config.terminateOn.type === 'contextExceeded') {
       endLoop(entry, 'context_exceeded');
       return false;
     }
     if (loop.index < config.codons.length - 1) {
-      ensureAfter(at, iterationOf(config, iteration).slice(loop.index + 1, loop.index + 2));
+      ensureAfter(plan, at, iterationEntries(iteration).slice(loop.index + 1, loop.index + 2));
       return false;
     }
     if (execution.budgetExceeded) {
@@ -357,13 +476,13 @@ export function interpret(input: InterpreterInput): Interpretation {
         return false;
       }
     }
-    ensureAfter(at, iterationOf(config, iteration + 1));
+    ensureAfter(plan, at, iterationEntries(iteration + 1));
     return false;
   };
 
   /** Records a codon skipped by a condition; returns its execution's index (on the thread). */
-  const skipByCondition = (entry: Entry): number => {
-    executions.push({
+  const skipByCondition = (entry: Entry): number =>
+    record(entry, {
       codonId: entry.codonId,
       ...(entry.loop ? { loopId: entry.loop.config.id } : {}),
       attempt: executions.filter((execution) => execution.codonId === entry.codonId).length,
@@ -374,12 +493,6 @@ export function interpret(input: InterpreterInput): Interpretation {
       messages: 0,
       skippedBy: 'condition',
     });
-    entryOf.push(entry);
-    const index = executions.length - 1;
-    thread.push(index);
-    recordVote(entry, index, undefined);
-    return index;
-  };
 
   /**
    * The conditions before an entry runs: `loop` when its loop's condition does not hold (the
@@ -388,21 +501,19 @@ export function interpret(input: InterpreterInput): Interpretation {
   const conditionGate = (entry: Entry): 'loop' | 'codon' | undefined => {
     const loop = entry.loop;
     if (loop?.config.when && loop.iteration === 0 && loop.index === 0) {
-      if (!holds(loop.config.when, entry)) return 'loop';
+      if (!holds(loop.config.when, entry, entry.codonId)) return 'loop';
     }
-    if (entry.codon.when && !holds(entry.codon.when, entry)) return 'codon';
+    if (entry.codon.when && !holds(entry.codon.when, entry, entry.codonId)) return 'codon';
     return undefined;
   };
 
   /** Skips every codon of a loop's first iteration; the loop leaves the plan, never having run. */
   const skipLoop = (entry: Entry) => {
     const loop = entry.loop as NonNullable<Entry['loop']>;
-    const first = iterationOf(loop.config, 0);
-    ensureAfter(planIndex(entry.codonId), first.slice(1));
-    for (const codon of first) {
-      const at = planIndex(codon.codonId);
-      skipByCondition(plan[at] as Entry);
-    }
+    const plan = planOf(entry.codonId);
+    const first = iterationOf(loop.config, 0, entry.lane, entry.block);
+    ensureAfter(plan, planIndex(entry.codonId), first.slice(1));
+    for (const codon of first) skipByCondition(plan[planIndex(codon.codonId)] as Entry);
     const last = planIndex((first.at(-1) as Entry).codonId);
     for (let at = plan.length - 1; at > last; at--) {
       if (plan[at]?.loop?.config.id === loop.config.id) plan.splice(at, 1);
@@ -414,51 +525,79 @@ export function interpret(input: InterpreterInput): Interpretation {
     return newest?.failure === 'interrupted' ? newest.retryAttempt : 1;
   };
 
-  const runSession = (): Stop => {
-    let retry: { entry: Entry; retryAttempt: number } | undefined;
-    for (;;) {
-      if (executions.length >= maxExecutions) {
-        throw new Error(`The hank did not end within ${maxExecutions} executions`);
-      }
-      const entry = retry?.entry ?? nextEntry();
-      if (!entry) return 'completed';
-      if (!retry) {
-        const skip = conditionGate(entry);
-        if (skip === 'loop') {
-          skipLoop(entry);
-          continue;
-        }
-        if (skip === 'codon') {
-          if (afterCodon(entry, skipByCondition(entry))) return 'failed';
-          continue;
-        }
-        const gate = budgetGate(entry);
-        if (gate.kind === 'stop') return gate.stop;
-        if (gate.kind === 'loop-ended') continue;
-      }
-      const retryAttempt = retry?.retryAttempt ?? seriesStart(entry);
-      retry = undefined;
-      const index = runAttempt(entry, retryAttempt);
-      const execution = executions[index] as Execution;
-      if (execution.failure === 'interrupted') return 'interrupted';
-      if (execution.status === 'failed') {
-        const policy = entry.codon.onFailure;
-        if (policy === 'ignore') execution.failureIgnored = true;
-        else {
-          const retriable = execution.failure === 'retriable-error';
-          const maxAttempts = entry.codon.retryConfig?.maxAttempts ?? 3;
-          if (policy === 'retry' && retriable && retryAttempt < maxAttempts) {
-            retry = { entry, retryAttempt: retryAttempt + 1 };
-            continue;
-          }
-          return 'failed';
-        }
-      }
-      if (afterCodon(entry, index)) return 'failed';
+  const guard = () => {
+    if (executions.length >= maxExecutions) {
+      throw new Error(`The hank did not end within ${maxExecutions} executions`);
     }
   };
 
-  /** Cuts the thread after the newest execution the plan moved past. */
+  /**
+   * One step of a lane: the codon's conditions and budget gate (not before an automatic retry),
+   * then one attempt and what its failure policy says. A stop, or undefined to go on.
+   */
+  const step = (entry: Entry): Stop | undefined => {
+    const retry = retries.get(entry.lane);
+    if (!retry) {
+      const skip = conditionGate(entry);
+      if (skip === 'loop') {
+        skipLoop(entry);
+        return undefined;
+      }
+      if (skip === 'codon') return afterCodon(entry, skipByCondition(entry)) ? 'failed' : undefined;
+      const gate = budgetGate(entry);
+      if (gate.kind === 'stop') return gate.stop;
+      if (gate.kind !== 'run') return undefined;
+    }
+    const retryAttempt = retry?.retryAttempt ?? seriesStart(entry);
+    retries.delete(entry.lane);
+    const index = runAttempt(entry, retryAttempt);
+    const execution = executions[index] as Execution;
+    if (execution.failure === 'interrupted') return 'interrupted';
+    if (execution.status === 'failed') {
+      const policy = entry.codon.onFailure;
+      if (policy === 'ignore') execution.failureIgnored = true;
+      else {
+        const retriable = execution.failure === 'retriable-error';
+        const maxAttempts = entry.codon.retryConfig?.maxAttempts ?? 3;
+        if (policy === 'retry' && retriable && retryAttempt < maxAttempts) {
+          retries.set(entry.lane, { entry, retryAttempt: retryAttempt + 1 });
+          return undefined;
+        }
+        return 'failed';
+      }
+    }
+    return afterCodon(entry, index) ? 'failed' : undefined;
+  };
+
+  const host: BlockHost = {
+    input,
+    plans,
+    executions,
+    merges,
+    marks,
+    ended,
+    retries,
+    session: () => session,
+    started: (block) => thread.some((index) => entryOf[index]?.block?.config === block),
+    holds: (condition, worldId) => holds(condition, undefined, worldId),
+    nextEntry,
+    step,
+    skipByCondition,
+    guard,
+  };
+
+  const runSession = (): Stop => {
+    retries.clear();
+    for (;;) {
+      guard();
+      const entry = retries.get(TOP)?.entry ?? nextEntry(TOP);
+      if (!entry) return 'completed';
+      const stop = 'parallel' in entry ? runBlock(host, entry.parallel) : step(entry);
+      if (stop) return stop;
+    }
+  };
+
+  /** Cuts each lane's thread after its newest execution the plan moved past. */
   const cutAtResumePoint = () => {
     const movedPast = (index: number) => {
       const execution = executions[index] as Execution;
@@ -467,8 +606,9 @@ export function interpret(input: InterpreterInput): Interpretation {
         (execution.status !== 'failed' || execution.failureIgnored === true)
       );
     };
-    const keep = thread.findLastIndex(movedPast);
-    thread = thread.slice(0, keep + 1);
+    const keep = new Map<string, number>();
+    for (const index of thread) if (movedPast(index)) keep.set(laneOfExecution(index), index);
+    thread = thread.filter((index) => index <= (keep.get(laneOfExecution(index)) ?? -1));
   };
 
   const rollBack = (target: number) => {
@@ -478,17 +618,29 @@ export function interpret(input: InterpreterInput): Interpretation {
     ];
     if (codonIds.length === 0) return;
     const codonId = codonIds[target % codonIds.length];
-    const newest = completed.findLast((index) => executions[index]?.codonId === codonId);
-    thread = thread.slice(0, thread.indexOf(newest as number) + 1);
+    const newest = completed.findLast((index) => executions[index]?.codonId === codonId) as number;
+    const of = entryOf[newest] as Entry;
+    // Into a branch: that branch is cut there and the block merges again; its sibling branches
+    // keep what they did. After a resolver: the merge it resolved stands.
+    const sibling = (lane: string) =>
+      of.block?.branchId !== undefined &&
+      lane !== of.lane &&
+      lane.startsWith(`${of.block.config.id}/`);
+    const resolved = of.block !== undefined && of.block.branchId === undefined;
+    thread = thread.filter((index) => index <= newest || sibling(laneOfExecution(index)));
+    const keep = (list: Mark[], kept: (mark: Mark) => boolean) =>
+      list.splice(0, list.length, ...list.filter(kept));
+    keep(marks, (mark) => mark.at <= newest || (resolved && mark.at === newest + 1));
+    keep(ended, (mark) => mark.at <= newest || sibling(mark.id));
   };
 
-  for (const step of [undefined, ...(input.steps ?? [])]) {
-    if (step !== undefined) {
+  for (const userStep of [undefined, ...(input.steps ?? [])]) {
+    if (userStep !== undefined) {
       session++;
       cutAtResumePoint();
-      if (step.kind === 'rollback') rollBack(step.target);
+      if (userStep.kind === 'rollback') rollBack(userStep.target);
     }
     stops.push(runSession());
   }
-  return { executions, stops, loops };
+  return { executions, stops, loops, merges };
 }

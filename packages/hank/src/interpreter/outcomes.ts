@@ -72,6 +72,18 @@ export interface InterpreterInput {
    * exists and no sentinel has spoken.
    */
   world?(codonId: string): Omit<ConditionFacts, 'statusOf'>;
+  /**
+   * The interleaving of a parallel block's branches, which the hank does not determine: given
+   * the ids of the block's branches that are ready to run their next codon attempt (in block
+   * order), the one that does. Undefined, or an id not in `ready`: the first (branch by branch).
+   * The runtime's property tests feed the order in which the runtime started branch codons.
+   */
+  schedule?(blockId: string, ready: readonly string[]): string;
+  /**
+   * Whether the `attempt`-th merge of a parallel block (0 for the first; every merge counts,
+   * also those a resume repeats) conflicts. Undefined: it does not.
+   */
+  mergeConflicts?(blockId: string, attempt: number): boolean;
 }
 
 /** How a process run of the runtime ends. */
@@ -101,10 +113,12 @@ export type FailureKind =
 
 /** One codon execution: an attempt that reached a final status. */
 export interface Execution {
-  /** Runtime id (`review#1`). */
+  /** Runtime id (`review#1`; a block's resolver runs as `<blockId>.resolve`). */
   codonId: string;
   /** The loop it belongs to. */
   loopId?: string;
+  /** The parallel block and branch it ran in (not set for a block's resolver). */
+  branch?: { blockId: string; branchId: string };
   /** How many executions of this codon id came before (the key of its outcome). */
   attempt: number;
   /** The process run it happened in: 0 for the first start, then one more per step. */
@@ -134,9 +148,31 @@ export interface LoopEnding {
   reason: LoopTermination;
 }
 
+/**
+ * How a parallel block's merge ended: `clean` (no conflict), `ordered` (a conflict settled by
+ * branch order: `onConflict: ordered`, or a resolver that failed and was ignored, or had no
+ * budget left), `resolved` (its resolver completed), `conflict` (the run stops; a resume merges
+ * again).
+ */
+export type MergeResult = 'clean' | 'ordered' | 'resolved' | 'conflict';
+
+/** One merge of a parallel block. */
+export interface Merge {
+  blockId: string;
+  result: MergeResult;
+  /** The process run it happened in. */
+  session: number;
+  /** How many executions came before it (its place among `executions`). */
+  afterExecutions: number;
+  /** Branches a spent block budget ended before they finished (merged as far as they got). */
+  branchesCut?: string[];
+}
+
 /** What must happen: every execution in order, how each process run stopped, each loop's end. */
 export interface Interpretation {
   executions: Execution[];
   stops: Stop[];
   loops: LoopEnding[];
+  /** Every merge of a parallel block, in order (a block skipped by its condition merges nothing). */
+  merges: Merge[];
 }

@@ -1,10 +1,13 @@
 import {
+  type BranchItem,
   type CodonConfig,
   type ContainerBudget,
   defaultModelCatalog,
   emptyTokenUsage,
   type HankConfig,
   isLoopConfig,
+  isParallelConfig,
+  resolverOf,
 } from '@hankweave/types';
 import type { HankIssueCode } from './hank-issue.js';
 
@@ -138,29 +141,21 @@ export function checkBudgetWarnings(config: HankConfig, warn: Warn): void {
     }
   };
 
-  for (const [index, item] of config.hank.entries()) {
-    const hankScope = hank
-      ? [
-          {
-            budget: hank.budget,
-            allocation: hank.allocations?.get(item.id),
-            first: index === 0,
-            kind: 'hank',
-          },
-        ]
-      : [];
+  type Scope = { budget: ContainerBudget; allocation?: number; first: boolean; kind: string };
+  /** A codon's checks, or a loop's codons' with the loop's scope added to `outer`. */
+  const itemChecks = (item: BranchItem, path: PropertyKey[], outer: Scope[]) => {
     if (!isLoopConfig(item)) {
-      codonChecks(item, ['hank', index], hankScope);
-      continue;
+      codonChecks(item, path, outer);
+      return;
     }
     const loop = container(
       item.budget,
       item.codons.map((codon) => codon.id),
-      ['hank', index, 'budget'],
+      [...path, 'budget'],
     );
     for (const [position, codon] of item.codons.entries()) {
       const scopes = [
-        ...hankScope,
+        ...outer,
         ...(loop
           ? [
               {
@@ -172,7 +167,64 @@ export function checkBudgetWarnings(config: HankConfig, warn: Warn): void {
             ]
           : []),
       ];
-      codonChecks(codon, ['hank', index, 'codons', position], scopes, item.budget?.maxTimeSeconds);
+      codonChecks(codon, [...path, 'codons', position], scopes, item.budget?.maxTimeSeconds);
+    }
+  };
+  for (const [index, item] of config.hank.entries()) {
+    const hankScope = hank
+      ? [
+          {
+            budget: hank.budget,
+            allocation: hank.allocations?.get(item.id),
+            first: index === 0,
+            kind: 'hank',
+          },
+        ]
+      : [];
+    if (!isParallelConfig(item)) {
+      itemChecks(item, ['hank', index], hankScope);
+      continue;
+    }
+    // A block's budget is shared by its branches (its children), which start together: the
+    // first codon of every branch is "first" in it.
+    const resolver = resolverOf(item);
+    const block = container(
+      item.budget,
+      [...item.branches.map((branch) => branch.id), ...(resolver ? [resolver.id] : [])],
+      ['hank', index, 'budget'],
+    );
+    const blockScope = (child: string, first: boolean): Scope[] =>
+      block
+        ? [
+            {
+              budget: block.budget,
+              allocation: block.allocations?.get(child),
+              first,
+              kind: 'block',
+            },
+          ]
+        : [];
+    for (const [branchIndex, branch] of item.branches.entries()) {
+      for (const [at, inner] of branch.items.entries()) {
+        itemChecks(
+          inner,
+          ['hank', index, 'branches', branchIndex, 'items', at],
+          [
+            ...hankScope.map((scope) => ({ ...scope, first: scope.first && at === 0 })),
+            ...blockScope(branch.id, at === 0),
+          ],
+        );
+      }
+    }
+    if (resolver) {
+      codonChecks(
+        resolver,
+        ['hank', index, 'merge', 'onConflict', 'resolver'],
+        [
+          ...hankScope.map((scope) => ({ ...scope, first: false })),
+          ...blockScope(resolver.id, false),
+        ],
+      );
     }
   }
 }

@@ -22,12 +22,27 @@ const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 export function compatWarnings(data: unknown): HankIssue[] {
   const warnings: HankIssue[] = [];
   for (const [index, item] of list(own(data, 'hank')).entries()) {
-    if (own(item, 'type') === 'loop') {
-      for (const [inner, codon] of list(own(item, 'codons')).entries())
-        codonWarnings(codon, ['hank', index, 'codons', inner], warnings);
-    } else codonWarnings(item, ['hank', index], warnings);
+    if (own(item, 'type') !== 'parallel') {
+      itemWarnings(item, ['hank', index], warnings);
+      continue;
+    }
+    for (const [branchIndex, branch] of list(own(item, 'branches')).entries()) {
+      for (const [at, inner] of list(own(branch, 'items')).entries())
+        itemWarnings(inner, ['hank', index, 'branches', branchIndex, 'items', at], warnings);
+    }
+    const onConflict = own(own(item, 'merge'), 'onConflict');
+    const resolver = own(onConflict, 'resolver');
+    if (resolver !== undefined)
+      codonWarnings(resolver, ['hank', index, 'merge', 'onConflict', 'resolver'], warnings);
   }
   return warnings;
+}
+
+function itemWarnings(item: unknown, path: PropertyKey[], warnings: HankIssue[]): void {
+  if (own(item, 'type') === 'loop') {
+    for (const [inner, codon] of list(own(item, 'codons')).entries())
+      codonWarnings(codon, [...path, 'codons', inner], warnings);
+  } else codonWarnings(item, path, warnings);
 }
 
 function codonWarnings(codon: unknown, path: PropertyKey[], warnings: HankIssue[]): void {

@@ -55,6 +55,11 @@ export const HANK_ISSUE_CODES = [
   'unknown_codon',
   'condition_order',
   'continues_conditional_codon',
+  // Parallel blocks (issue 36): a session continued across a block's boundary, a resolver that
+  // does not start fresh or has a condition, a block inside a branch.
+  'continues_across_block',
+  'invalid_resolver',
+  'nested_parallel',
   // Budget warnings (reference §1.7 W1–W10, the ones it names).
   'budget_cap_above_allocation',
   'budget_unallocated_share',

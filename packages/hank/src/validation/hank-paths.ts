@@ -2,6 +2,7 @@ import { normalizeRelative } from '@hankweave/durable-io';
 import {
   type HankConfig,
   isLoopConfig,
+  isParallelConfig,
   type ProgressFileSetting,
   type SentinelConfig,
 } from '@hankweave/types';
@@ -267,6 +268,14 @@ export function checkHankPaths(
     if (isLoopConfig(item)) {
       archive(item.archiveOnSuccess, ['hank', index]);
       progress(item.progressFile, ['hank', index]);
+    }
+    if (!isParallelConfig(item)) continue;
+    for (const [branchIndex, branch] of item.branches.entries()) {
+      for (const [at, inner] of branch.items.entries()) {
+        if (!isLoopConfig(inner)) continue;
+        archive(inner.archiveOnSuccess, ['hank', index, 'branches', branchIndex, 'items', at]);
+        progress(inner.progressFile, ['hank', index, 'branches', branchIndex, 'items', at]);
+      }
     }
   }
   for (const { codon, path } of codonsInOrder(config)) {

@@ -4,12 +4,16 @@ import {
   codonTrackedPatterns,
   type HankConfig,
   isLoopConfig,
+  isParallelConfig,
+  type LoopConfig,
+  type ParallelConfig,
+  resolverOf,
 } from '@hankweave/types';
 import { checkBudgetWarnings } from './budget-warnings.js';
 import { checkConditions } from './condition-rules.js';
 import { formatJsonPath, type HankIssue, type HankIssueCode } from './hank-issue.js';
 import { clip } from './input-limits.js';
-import { codonsInOrder, predecessorsOf } from './plan-order.js';
+import { blockBoundaryBefore, codonsInOrder, predecessorsOf } from './plan-order.js';
 
 type Report = (path: PropertyKey[], code: HankIssueCode, message: string) => void;
 
@@ -94,10 +98,17 @@ export function checkHankRules(
       );
     else seenIds.set(id, where);
   };
+  const rawItems = (raw as { hank?: unknown[] } | undefined)?.hank ?? [];
   for (const [index, item] of config.hank.entries()) {
     if (isLoopConfig(item)) {
       claimId(item.id, ['hank', index]);
-      checkLoop(config, index, error, warn, raw);
+      checkLoop(item, ['hank', index], rawItems[index], error, warn);
+    }
+    if (isParallelConfig(item)) {
+      claimId(item.id, ['hank', index]);
+      // The resolver's execution id: no codon may take it.
+      seenIds.set(`${item.id}.resolve`, `${formatJsonPath(['hank', index])} (its resolver)`);
+      checkBlock(item, ['hank', index], rawItems[index], claimId, error, warn);
     }
   }
 
@@ -166,6 +177,17 @@ export function checkHankRules(
     checkSentinelIds(codon.sentinels ?? [], path, error);
 
     if (codon.continuationMode !== 'continue-previous') continue;
+    const boundary = blockBoundaryBefore(order, position);
+    if (boundary) {
+      error(
+        [...path, 'continuationMode'],
+        'continues_across_block',
+        boundary === 'branch'
+          ? 'The first codon of a parallel branch starts in its own worktree, with no session to continue; start it fresh'
+          : 'The codon before this one is a parallel block, which ends with a merge, not with one session to continue; start this codon fresh',
+      );
+      continue;
+    }
     const predecessors = predecessorsOf(order, position);
     if (predecessors.length === 0) {
       warn(
@@ -242,17 +264,13 @@ function checkSentinelIds(
 }
 
 function checkLoop(
-  config: HankConfig,
-  index: number,
+  loop: LoopConfig,
+  path: PropertyKey[],
+  rawLoop: unknown,
   error: Report,
   warn: Report,
-  raw: unknown,
 ): void {
-  const loop = config.hank[index];
-  if (!loop || !isLoopConfig(loop)) return;
-  const path = ['hank', index];
-  const rawCodons =
-    (raw as { hank?: { codons?: { onFailure?: unknown }[] }[] })?.hank?.[index]?.codons ?? [];
+  const rawCodons = (rawLoop as { codons?: { onFailure?: unknown }[] } | undefined)?.codons ?? [];
   for (const [codonIndex, codon] of loop.codons.entries()) {
     if (loop.terminateOn.type === 'contextExceeded' && codon.continuationMode === 'fresh') {
       error(
@@ -289,6 +307,60 @@ function checkLoop(
   checkContainerBudget(
     loop.budget,
     loop.codons.map((codon) => codon.id),
+    [...path, 'budget'],
+    error,
+  );
+}
+
+/**
+ * A parallel block's own rules: its branch ids and the ids inside its branches are claimed
+ * (unique across the hank), its loops checked as top-level loops are, its budget's children are
+ * its branches (and its resolver), and its resolver starts fresh with no condition.
+ */
+function checkBlock(
+  block: ParallelConfig,
+  path: PropertyKey[],
+  rawBlock: unknown,
+  claimId: (id: string, path: PropertyKey[]) => void,
+  error: Report,
+  warn: Report,
+): void {
+  const rawBranches =
+    (rawBlock as { branches?: { items?: unknown[] }[] } | undefined)?.branches ?? [];
+  for (const [branchIndex, branch] of block.branches.entries()) {
+    const branchPath = [...path, 'branches', branchIndex];
+    claimId(branch.id, branchPath);
+    for (const [at, item] of branch.items.entries()) {
+      if (!isLoopConfig(item)) continue;
+      claimId(item.id, [...branchPath, 'items', at]);
+      checkLoop(
+        item,
+        [...branchPath, 'items', at],
+        rawBranches[branchIndex]?.items?.[at],
+        error,
+        warn,
+      );
+    }
+  }
+  const resolver = resolverOf(block);
+  const resolverPath = [...path, 'merge', 'onConflict', 'resolver'];
+  if (resolver && resolver.continuationMode !== 'fresh') {
+    error(
+      [...resolverPath, 'continuationMode'],
+      'invalid_resolver',
+      'The resolver starts after the merge, with no session of a branch to continue; set continuationMode to "fresh"',
+    );
+  }
+  if (resolver?.when) {
+    error(
+      [...resolverPath, 'when'],
+      'invalid_resolver',
+      'The resolver runs exactly when the merge conflicts; remove its condition',
+    );
+  }
+  checkContainerBudget(
+    block.budget,
+    [...block.branches.map((branch) => branch.id), ...(resolver ? [resolver.id] : [])],
     [...path, 'budget'],
     error,
   );

@@ -32,6 +32,24 @@ const USES: [string, unknown, string[]][] = [
     },
     ['overrides.sentinel.healthCheckGracePeriodMs', 'overrides.sentinel.waitForAllHealthChecks'],
   ],
+  [
+    'a parallel block (specified and validated; the runtime refuses it)',
+    {
+      hank: [
+        codon(),
+        {
+          type: 'parallel',
+          id: 'p',
+          name: 'P',
+          branches: [
+            { id: 'x', items: [codon({ id: 'x1' })] },
+            { id: 'y', items: [codon({ id: 'y1' })] },
+          ],
+        },
+      ],
+    },
+    ['hank[1]'],
+  ],
 ];
 
 describe('features accepted but not in effect yet', () => {

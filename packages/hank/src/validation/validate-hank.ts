@@ -11,6 +11,7 @@ import {
   hankNameFromPath,
   loopConfigSchema,
   type ModelCatalog,
+  parallelConfigSchema,
   parseJsonWithLocation,
   type SentinelConfig,
   sentinelConfigSchema,
@@ -126,12 +127,16 @@ export function validateHank(
   const items = Array.isArray(hankItems) ? hankItems : [];
   for (const [index, item] of items.entries()) {
     const type = ownField(item, 'type');
-    if (type !== undefined && type !== 'codon' && type !== 'loop') {
+    if (type !== undefined && type !== 'codon' && type !== 'loop' && type !== 'parallel') {
       errors.push({
         path: formatJsonPath(['hank', index, 'type']),
         code: 'invalid_value',
-        message: `type must be "codon" (the default) or "loop", not ${describeValue(type)}`,
+        message: `type must be "codon" (the default), "loop" or "parallel", not ${describeValue(type)}`,
       });
+      continue;
+    }
+    if (type === 'parallel') {
+      errors.push(...parallelIssues(item, ['hank', index]));
       continue;
     }
     const schema = type === 'loop' ? loopConfigSchema : codonConfigSchema;
@@ -162,6 +167,63 @@ export function validateHank(
   if (options.hankDir !== undefined)
     checkFiles(config, options.hankDir, models, errors, warnings, options.copyTree);
   return { valid: errors.length === 0, errors, warnings, config };
+}
+
+/**
+ * The structural issues of a parallel block: a block inside a branch is refused with its own
+ * message (blocks do not nest), and each branch item is checked with the schema its `type`
+ * selects, as top-level items are, so an error inside a codon is reported at its own path.
+ */
+function parallelIssues(block: unknown, path: PropertyKey[]): HankIssue[] {
+  const issues: HankIssue[] = [];
+  const branches = ownField(block, 'branches');
+  const items = (branch: unknown) => {
+    const list = ownField(branch, 'items');
+    return Array.isArray(list) ? list : [];
+  };
+  const checked = new Set<string>();
+  for (const [branchIndex, branch] of (Array.isArray(branches) ? branches : []).entries()) {
+    for (const [at, item] of items(branch).entries()) {
+      const itemPath = [...path, 'branches', branchIndex, 'items', at];
+      const type = ownField(item, 'type');
+      checked.add(`${branchIndex}/${at}`);
+      if (type === 'parallel') {
+        issues.push({
+          path: formatJsonPath([...itemPath, 'type']),
+          code: 'nested_parallel',
+          message:
+            'Parallel blocks do not nest: a branch holds codons and loops. Put the inner branches in the outer block, or run them in a block after it',
+        });
+        continue;
+      }
+      if (type !== undefined && type !== 'codon' && type !== 'loop') {
+        issues.push({
+          path: formatJsonPath([...itemPath, 'type']),
+          code: 'invalid_value',
+          message: `type must be "codon" (the default) or "loop" in a branch, not ${describeValue(type)}`,
+        });
+        continue;
+      }
+      const schema = type === 'loop' ? loopConfigSchema : codonConfigSchema;
+      const result = schema.safeParse(item);
+      if (!result.success) issues.push(...zodIssues(result.error, item, schema, itemPath));
+    }
+  }
+  const result = parallelConfigSchema.safeParse(block);
+  if (!result.success) {
+    // Issues inside branch items were reported above, item by item.
+    const own = result.error.issues.filter(
+      (issue) =>
+        !(
+          issue.path[0] === 'branches' &&
+          issue.path[2] === 'items' &&
+          issue.path.length >= 4 &&
+          checked.has(`${String(issue.path[1])}/${String(issue.path[3])}`)
+        ),
+    );
+    issues.push(...issuesOf(own, block, parallelConfigSchema, path));
+  }
+  return issues;
 }
 
 /** Turns zod issues into hank issues, with hints for unknown keys. */

@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import type { CodonConfig } from '@hankweave/types';
+import { type CodonConfig, itemCodons } from '@hankweave/types';
 import type { CodonAttempt } from '../codon/codon-attempt.js';
 import type { CodonRunOutcome } from '../codon/codon-run-outcome.js';
 import { runRigSetup } from '../codon/rig-setup.js';
@@ -20,7 +20,7 @@ const RENAMES_SHOWN = 5;
  */
 export function announceOutputs(context: RuntimeContext): void {
   const codons = context.config.hank
-    .flatMap((item) => ('codons' in item ? item.codons : [item]))
+    .flatMap(itemCodons)
     .filter((codon) => (codon.outputFiles ?? []).length > 0);
   if (codons.length === 0) return;
   const directory = context.settings.outputDirectory;

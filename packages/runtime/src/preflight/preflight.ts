@@ -3,7 +3,7 @@ import {
   type CodonConfig,
   defaultModelCatalog,
   type HankConfig,
-  isLoopConfig,
+  itemCodons,
   type ModelCatalog,
   selectHarness,
 } from '@hankweave/types';
@@ -77,9 +77,7 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRep
   const missing: { codons: string[]; looked: string[] } = { codons: [], looked: [] };
   const missingPi: { codons: string[]; keys: string[] } = { codons: [], keys: [] };
   const endpoints = new Map<string, Endpoint>();
-  const codons: CodonConfig[] = options.config.hank.flatMap((item) =>
-    isLoopConfig(item) ? item.codons : [item],
-  );
+  const codons: CodonConfig[] = options.config.hank.flatMap(itemCodons);
   const addEndpoint = (raw: string, api: string, env: Record<string, string>, codonId: string) => {
     const url = parseBaseUrl(raw, codonId, api);
     const endpoint = endpoints.get(url.href) ?? { url, api, env, codons: [] };

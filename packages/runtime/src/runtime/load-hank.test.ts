@@ -1,3 +1,4 @@
+import { itemCodons } from '@hankweave/types';
 import { describe, expect, it } from 'vitest';
 import { loadHank } from './open-execution.js';
 
@@ -24,9 +25,7 @@ const hank = {
 };
 
 const models = (loaded: ReturnType<typeof loadHank>) =>
-  loaded.config.hank.flatMap((item) =>
-    item.type === 'loop' ? item.codons.map((inner) => inner.model) : [item.model],
-  );
+  loaded.config.hank.flatMap((item) => itemCodons(item).map((codon) => codon.model));
 
 describe('loadHank()', () => {
   it("applies the hank's overrides.model to every codon, loops included", () => {
@@ -40,5 +39,33 @@ describe('loadHank()', () => {
   it("keeps each codon's own model when nothing overrides it", () => {
     const { overrides: _, ...plain } = hank;
     expect(models(loadHank({ hank: plain, hankDir: '/tmp' }))).toEqual(['sonnet', 'opus']);
+  });
+
+  it('refuses a valid hank with a parallel block (RUNTIME_UNSUPPORTED_FEATURE), --model reaching its codons', () => {
+    const parallel = {
+      meta: { name: 'p', version: '1.0.0' },
+      hank: [
+        codon('plan', 'sonnet'),
+        {
+          type: 'parallel',
+          id: 'build',
+          name: 'build',
+          branches: [
+            { id: 'api', items: [codon('api-code', 'sonnet')] },
+            { id: 'ui', items: [codon('ui-code', 'opus')] },
+          ],
+        },
+      ],
+    };
+    for (const model of [undefined, 'haiku']) {
+      expect(() =>
+        loadHank({ hank: parallel, hankDir: '/tmp', ...(model ? { model } : {}) }),
+      ).toThrow(
+        expect.objectContaining({
+          code: 'RUNTIME_UNSUPPORTED_FEATURE',
+          details: expect.objectContaining({ feature: 'parallel', items: ['build'] }),
+        }),
+      );
+    }
   });
 });

@@ -16,6 +16,7 @@ import {
   describeJsonError,
   HARNESS_NAMES,
   type HankConfig,
+  isParallelConfig,
   isTerminalCodonStatus,
   parseJsonWithLocation,
   type SentinelState,
@@ -126,6 +127,7 @@ export function loadHank(
       details: { hankPath, errors: result.errors },
     });
   }
+  refuseUnsupported(result.config, hankPath);
   return {
     config: result.config,
     raw,
@@ -143,11 +145,40 @@ function hankModelOverride(raw: unknown): string | undefined {
 function overrideModel(raw: unknown, model: string): void {
   const items = (raw as { hank?: unknown[] }).hank;
   if (!Array.isArray(items)) return;
-  for (const item of items as Record<string, unknown>[]) {
+  const override = (item: Record<string, unknown>) => {
     if (item?.type === 'loop' && Array.isArray(item.codons)) {
       for (const codon of item.codons as Record<string, unknown>[]) codon.model = model;
+    } else if (item?.type === 'parallel') {
+      // A parallel block's codons are in its branches' items and its resolver.
+      for (const branch of Array.isArray(item.branches) ? item.branches : []) {
+        const inner = (branch as { items?: unknown } | null)?.items;
+        for (const codon of Array.isArray(inner) ? inner : []) override(codon);
+      }
+      const resolver = (item.merge as { onConflict?: { resolver?: unknown } } | undefined)
+        ?.onConflict?.resolver;
+      if (resolver && typeof resolver === 'object') override(resolver as Record<string, unknown>);
     } else if (item && typeof item === 'object') item.model = model;
-  }
+  };
+  for (const item of items as Record<string, unknown>[]) override(item);
+}
+
+/**
+ * Refuses what a valid hank may say but this runtime does not run yet: a parallel block (issue
+ * 36) is specified (the reference interpreter) and validated, but never run by a runtime that
+ * would run its branches one after the other in one tree, without the worktrees and the merge
+ * its semantics promise.
+ *
+ * @throws {RuntimeError} RUNTIME_UNSUPPORTED_FEATURE (details.feature `parallel`, details.items:
+ *   the blocks' ids, details.hankPath).
+ */
+function refuseUnsupported(config: HankConfig, hankPath: string): void {
+  const blocks = config.hank.filter(isParallelConfig).map((block) => block.id);
+  if (blocks.length === 0) return;
+  throw new RuntimeError(
+    'RUNTIME_UNSUPPORTED_FEATURE',
+    `${hankPath} has a parallel block (${blocks.join(', ')}): parallel blocks are specified and validated, but this runtime does not run them yet. To run this hank now, replace each block with its branches' codons and loops in sequence`,
+    { details: { hankPath, feature: 'parallel', items: blocks } },
+  );
 }
 
 /** The open resources of an execution, for the runtime to drive and close. */

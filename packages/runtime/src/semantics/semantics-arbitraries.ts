@@ -1,5 +1,5 @@
 import { type AttemptOutcome, type SessionEnd, type UserStep, validateHank } from '@hankweave/hank';
-import { type HankConfig, isLoopConfig } from '@hankweave/types';
+import { type HankConfig, isLoopConfig, itemCodons } from '@hankweave/types';
 import fc from 'fast-check';
 import { DEFAULT_COST_UNIT } from '../testing/semantics/outcome-agent.js';
 import type { OutcomeTable } from '../testing/semantics/outcome-table.js';
@@ -228,9 +228,7 @@ const outcomeTable = (config: HankConfig): fc.Arbitrary<OutcomeTable> => {
   const maxExtensions = Math.max(
     0,
     ...config.hank.flatMap((item) =>
-      (isLoopConfig(item) ? item.codons : [item]).map((codon) =>
-        codon.exhaustWithPrompt ? codon.maxExtensions : 0,
-      ),
+      itemCodons(item).map((codon) => (codon.exhaustWithPrompt ? codon.maxExtensions : 0)),
     ),
   );
   return fc

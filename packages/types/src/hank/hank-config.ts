@@ -183,7 +183,52 @@ export const loopConfigSchema = z.strictObject({
 });
 export type LoopConfig = z.infer<typeof loopConfigSchema>;
 
-export const hankItemSchema = z.union([loopConfigSchema, codonConfigSchema]);
+/** An item of a parallel block's branch: a codon or a loop (blocks do not nest). */
+export const branchItemSchema = z.union([loopConfigSchema, codonConfigSchema]);
+export type BranchItem = z.infer<typeof branchItemSchema>;
+
+/** One branch of a parallel block: its own sequence of codons and loops, in its own worktree. */
+export const parallelBranchSchema = z.strictObject({
+  id: z.string().min(1),
+  name: z.string().min(1).optional(),
+  description: z.string().optional(),
+  items: z.array(branchItemSchema).min(1),
+});
+export type ParallelBranch = z.infer<typeof parallelBranchSchema>;
+
+/**
+ * What a parallel block does when merging its branches back conflicts: `fail` (the run stops;
+ * a resume merges again), `ordered` (branches win in block order), or a resolver codon that
+ * starts after the conflicted merge (`continuationMode: fresh`, no `when`).
+ */
+export const mergeConfigSchema = z.strictObject({
+  onConflict: z
+    .union([z.enum(['fail', 'ordered']), z.strictObject({ resolver: codonConfigSchema })])
+    .default('fail'),
+});
+export type MergeConfig = z.infer<typeof mergeConfigSchema>;
+
+/**
+ * A parallel block (issue 36): branches of codons and loops that run concurrently, each in its
+ * own worktree, merged back when every branch has finished. Ours.
+ */
+export const parallelConfigSchema = z.strictObject({
+  type: z.literal('parallel'),
+  id: z.string().min(1),
+  name: z.string().min(1),
+  description: z.string().optional(),
+  branches: z.array(parallelBranchSchema).min(2),
+  /** How many branches run at once; all of them when absent. Timing only, never what runs. */
+  maxConcurrency: z.number().int().positive().optional(),
+  merge: mergeConfigSchema.default(() => ({ onConflict: 'fail' as const })),
+  /** Run the block only when this holds, evaluated before its first codon would run. */
+  when: conditionSchema.optional(),
+  /** A budget shared by every codon of every branch (and the resolver). */
+  budget: containerBudgetSchema.optional(),
+});
+export type ParallelConfig = z.infer<typeof parallelConfigSchema>;
+
+export const hankItemSchema = z.union([loopConfigSchema, parallelConfigSchema, codonConfigSchema]);
 export type HankItem = z.infer<typeof hankItemSchema>;
 
 export const sentinelSettingsSchema = z.strictObject({
@@ -230,8 +275,43 @@ export const hankConfigSchema = z.strictObject({
 export type HankConfig = z.infer<typeof hankConfigSchema>;
 export type HankConfigInput = z.input<typeof hankConfigSchema>;
 
-/** True when a hank item is a loop. */
+/** True when a hank item (or a branch item) is a loop. */
 export const isLoopConfig = (item: HankItem): item is LoopConfig => item.type === 'loop';
+
+/** True when a hank item is a parallel block. */
+export const isParallelConfig = (item: HankItem): item is ParallelConfig =>
+  item.type === 'parallel';
+
+/** A parallel block's resolver codon, when its merge has one. */
+export function resolverOf(block: ParallelConfig): CodonConfig | undefined {
+  const onConflict = block.merge.onConflict;
+  return typeof onConflict === 'object' ? onConflict.resolver : undefined;
+}
+
+/**
+ * Every codon config of a hank item, in hank order: the codon itself, a loop's codons, or a
+ * parallel block's codons branch by branch (loops flattened), then its resolver.
+ */
+export function itemCodons(item: HankItem): CodonConfig[] {
+  if (isLoopConfig(item)) return [...item.codons];
+  if (!isParallelConfig(item)) return [item];
+  const resolver = resolverOf(item);
+  return [
+    ...item.branches.flatMap((branch) => branch.items.flatMap(itemCodons)),
+    ...(resolver ? [resolver] : []),
+  ];
+}
+
+/** Every loop of a hank, the loops inside parallel branches included. */
+export function hankLoops(config: { hank: readonly HankItem[] }): LoopConfig[] {
+  return config.hank.flatMap((item) =>
+    isLoopConfig(item)
+      ? [item]
+      : isParallelConfig(item)
+        ? item.branches.flatMap((branch) => branch.items.filter(isLoopConfig))
+        : [],
+  );
+}
 
 /** The tracked-file patterns of a codon: `checkpointedFiles` and its synonym `trackedFiles`. */
 export function codonTrackedPatterns(
