@@ -335,7 +335,12 @@ async function ensureParentDirs(
   const full = `${ctx.layout.workTree}/${parent}`;
   const stat = await ctx.io.lstatQuick(full);
   if (!stat?.isDirectory()) {
-    if (stat) await ctx.io.unlinkQuick(full);
+    try {
+      if (stat) await ctx.io.unlinkQuick(full);
+    } catch (error) {
+      // Another file of this restore, in the same directory, cleared the way first.
+      if (!isMissing(error)) throw error;
+    }
     try {
       await ctx.io.mkdirQuick(full);
     } catch (error) {
