@@ -75,14 +75,7 @@ export const loopContextSchema = z.looseObject({
 });
 export type LoopContext = z.infer<typeof loopContextSchema>;
 
-export const CHECKPOINT_TYPES = [
-  'rig-setup',
-  'completed',
-  'error',
-  'skipped',
-  'exit',
-  'merge',
-] as const;
+export const CHECKPOINT_TYPES = ['rig-setup', 'completed', 'error', 'skipped', 'exit'] as const;
 /** The kinds of checkpoint commit (seed 002 "Checkpoint Types"). */
 export const checkpointTypeSchema = z.enum(CHECKPOINT_TYPES);
 export type CheckpointType = z.infer<typeof checkpointTypeSchema>;
