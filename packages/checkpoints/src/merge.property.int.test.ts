@@ -168,32 +168,40 @@ async function mergeAgainstGit(plan: Plan): Promise<void> {
 }
 
 describe('CheckpointEngine merge() against git merge-tree', () => {
-  it('writes the tree git writes for conflict-free branches (1 to 3)', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(
-          fc.record({ dir: fc.nat(3), kind: fc.nat(3), lines: fc.integer({ min: 1, max: 10 }) }),
-          { minLength: 1, maxLength: 8 },
+  it(
+    'writes the tree git writes for conflict-free branches (1 to 3)',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(
+            fc.record({ dir: fc.nat(3), kind: fc.nat(3), lines: fc.integer({ min: 1, max: 10 }) }),
+            { minLength: 1, maxLength: 8 },
+          ),
+          fc.integer({ min: 1, max: 3 }),
+          fc.array(fc.nat(30), { minLength: 40, maxLength: 40 }),
+          async (files, n, choices) => {
+            const plan = cleanPlan(files, n, choices);
+            await mergeAgainstGit(plan);
+          },
         ),
-        fc.integer({ min: 1, max: 3 }),
-        fc.array(fc.nat(30), { minLength: 40, maxLength: 40 }),
-        async (files, n, choices) => {
-          const plan = cleanPlan(files, n, choices);
-          await mergeAgainstGit(plan);
-        },
-      ),
-      { numRuns: RUNS },
-    );
-  }, 60_000 + RUNS * 2_000);
+        { numRuns: RUNS },
+      );
+    },
+    60_000 + RUNS * 2_000,
+  );
 
-  it('reports a conflict on exactly the paths git does', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.integer({ min: 1, max: 6 }),
-        fc.array(fc.nat(30), { minLength: 20, maxLength: 20 }),
-        async (files, choices) => mergeAgainstGit(conflictPlan(files, choices)),
-      ),
-      { numRuns: RUNS },
-    );
-  }, 60_000 + RUNS * 2_000);
+  it(
+    'reports a conflict on exactly the paths git does',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.integer({ min: 1, max: 6 }),
+          fc.array(fc.nat(30), { minLength: 20, maxLength: 20 }),
+          async (files, choices) => mergeAgainstGit(conflictPlan(files, choices)),
+        ),
+        { numRuns: RUNS },
+      );
+    },
+    60_000 + RUNS * 2_000,
+  );
 });
