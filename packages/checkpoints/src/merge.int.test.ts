@@ -1,7 +1,7 @@
 import { readFileSync, readlinkSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanupExecutions, type Execution, makeExecution } from '../test/helpers.js';
+import { cleanupExecutions, type Execution, input, makeExecution } from '../test/helpers.js';
 import { type Changes, gitFold, makeBranches } from '../test/merge-helpers.js';
 import type { CheckpointEngine, MergeResult } from './index.js';
 import { assertRepoMatchesGit } from './testing.js';
@@ -175,6 +175,60 @@ describe('CheckpointEngine', () => {
       expect(read(x, 'f.txt')).toBe(
         ten.replace('1\n', 'one\n').replace('5\n', 'five\n').replace('9\n', 'nine\n'),
       );
+    });
+  });
+
+  describe('commitMerge()', () => {
+    it('moves the run branch, keeps HEAD on the files on disk, and the next checkpoint follows the merge', async () => {
+      const x = makeExecution();
+      const engine = await x.open();
+      const made = await makeBranches(
+        x,
+        engine,
+        { 'f.txt': 'f\n' },
+        { one: { 'one.txt': '1\n' }, two: { 'two.txt': '2\n' } },
+      );
+      // The parent run's branch, with HEAD on it, as the runtime leaves it before the block.
+      await engine.restore(made.base);
+      const before = await engine.checkpoint(input(['f.txt'], { runId: 'main' }));
+      expect(await engine.head()).toEqual({ sha: before.sha, branch: 'run-main' });
+      const result = await engine.merge({
+        base: made.base,
+        branches: [
+          { name: 'one', ref: made.shas.one as string },
+          { name: 'two', ref: made.shas.two as string },
+        ],
+        policy: 'fail',
+      });
+      if (!result.ok) throw new Error('merge failed');
+      const merge = await engine.commitMerge({
+        tree: result.tree,
+        parents: [before.sha, made.shas.one as string, made.shas.two as string],
+        runId: 'main',
+        codonId: 'join',
+        codonName: 'Join',
+        durationMs: 3,
+        timestamp: new Date('2026-01-02T03:04:05Z'),
+      });
+      expect(merge).toEqual({
+        sha: expect.any(String),
+        branch: 'run-main',
+        tree: result.tree,
+        parents: [before.sha, made.shas.one, made.shas.two],
+      });
+      expect(await engine.head()).toEqual({ sha: before.sha, branch: null });
+      expect(x.git('status', '--porcelain')).toBe('');
+      expect(x.git('log', '-1', '--format=%s', 'run-main').trim()).toBe(
+        'merge:join [run:main] Join',
+      );
+      await engine.restore(merge.sha);
+      expect(read(x, 'one.txt')).toBe('1\n');
+      const next = await engine.checkpoint(
+        input(['f.txt', 'one.txt', 'two.txt'], { runId: 'main' }),
+      );
+      expect(next.parent).toBe(merge.sha);
+      expect(next.tree).toBe(result.tree);
+      await assertRepoMatchesGit(engine);
     });
   });
 
