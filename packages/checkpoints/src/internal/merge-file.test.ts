@@ -48,6 +48,19 @@ describe('merge-file', () => {
       expect(merged).toEqual({ clean: true, content: Buffer.from([0xff, 10, 0x32, 10, 0xfe, 10]) });
     });
 
+    it('stays fast on large, repetitive files (node-diff3 alone took ~1 min on 4,000 lines)', () => {
+      const lines = Array.from({ length: 20_000 }, (_, i) => (i % 2 ? '}\n' : '  x\n'));
+      const edit = (at: number, value: string) =>
+        b(lines.map((line, i) => (i === at ? value : line)).join(''));
+      const started = performance.now();
+      const merged = mergeText(b(lines.join('')), edit(10, 'one\n'), edit(19_990, 'two\n'), labels);
+      expect(performance.now() - started).toBeLessThan(2_000);
+      expect(merged.clean && merged.content.toString().split('\n')[10]).toBe('one');
+      expect(mergeText(b(lines.join('')), edit(10, 'one\n'), edit(10, 'two\n'), labels).clean).toBe(
+        false,
+      );
+    });
+
     it('marks a conflict diff3 style, on lines of their own, with the file line ending', () => {
       const merged = mergeText(b('a\r\nb\r\nc'), b('a\r\nb\r\nX'), b('a\r\nb\r\nY'), labels);
       expect(merged.clean).toBe(false);

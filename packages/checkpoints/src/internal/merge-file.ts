@@ -1,4 +1,5 @@
-import { diff3Merge } from 'node-diff3';
+import { diffArrays } from 'diff';
+import { diff3Merge, type MergeRegion } from 'node-diff3';
 
 /** How conflict markers name the three sides (`<<<<<<< ours`, `||||||| base`, `>>>>>>> theirs`). */
 export interface MergeLabels {
@@ -43,10 +44,15 @@ export function splitLines(content: Buffer): string[] {
 }
 
 /**
- * Three-way line merge of text files with node-diff3 (a maintained, typed diff3; no hand-written
- * diff). Its hunk rules match git's xdiff where it matters for cleanliness: changes that overlap
- * or touch (no unchanged base line between them) conflict, identical changes on both sides do
- * not. Conflict markers end lines the way the file does (CRLF files get CRLF markers, as git).
+ * Three-way line merge of text files, with two libraries and no diff of our own: jsdiff (Myers,
+ * O(ND)) aligns each side with the base, the files are cut at every base line both sides keep
+ * (such a line separates whatever is on either side of it, so the pieces merge independently),
+ * and node-diff3 merges only the pieces both sides changed. node-diff3 on whole files is
+ * quadratic in the worst case (its LCS took 59 s on 4,000 lines of `}` and `x`, 1.3 s on 16,000
+ * distinct lines, here; jsdiff takes 3–7 ms on 50,000). Its hunk rules match git's xdiff where it
+ * matters for cleanliness: changes that overlap or touch (no unchanged base line between them)
+ * conflict, identical changes on both sides do not. Conflict markers end lines the way the file
+ * does (CRLF files get CRLF markers, as git).
  */
 export function mergeText(
   base: Buffer,
@@ -54,9 +60,7 @@ export function mergeText(
   theirs: Buffer,
   labels: MergeLabels,
 ): TextMerge {
-  const regions = diff3Merge<string>(splitLines(ours), splitLines(base), splitLines(theirs), {
-    excludeFalseConflicts: true,
-  });
+  const regions = mergeLines(splitLines(ours), splitLines(base), splitLines(theirs));
   if (regions.every((region) => region.ok)) {
     return { clean: true, content: joinLatin1(regions.flatMap((region) => region.ok ?? [])) };
   }
@@ -91,6 +95,63 @@ export function mergeText(
     marker(`>>>>>>> ${labels.theirs}`);
   }
   return { clean: false, content: joinLatin1(kept), text: Buffer.concat(marked).toString('utf8') };
+}
+
+/** For each base line, the index of the side's line it is kept as, or -1 when the side changed it. */
+function keptAs(base: string[], side: string[]): Int32Array {
+  const map = new Int32Array(base.length).fill(-1);
+  let at = 0;
+  let to = 0;
+  for (const change of diffArrays(base, side)) {
+    if (change.added) to += change.count;
+    else if (change.removed) at += change.count;
+    else for (let i = 0; i < change.count; i++) map[at++] = to++;
+  }
+  return map;
+}
+
+/** node-diff3's regions for the whole files, computed piece by piece (see {@link mergeText}). */
+function mergeLines(a: string[], o: string[], b: string[]): MergeRegion<string>[] {
+  const inA = keptAs(o, a);
+  const inB = keptAs(o, b);
+  const regions: MergeRegion<string>[] = [];
+  const ok = (lines: string[]): void => {
+    if (lines.length === 0) return;
+    const last = regions[regions.length - 1];
+    if (last?.ok) last.ok.push(...lines);
+    else regions.push({ ok: [...lines] });
+  };
+  let fromO = 0;
+  let fromA = 0;
+  let fromB = 0;
+  for (let i = 0; i <= o.length; i++) {
+    const end = i === o.length;
+    const toA = end ? a.length : (inA[i] as number);
+    const toB = end ? b.length : (inB[i] as number);
+    if (!end && (toA < 0 || toB < 0)) continue;
+    // The piece between two lines both sides keep.
+    const pieceO = o.slice(fromO, i);
+    const pieceA = a.slice(fromA, toA);
+    const pieceB = b.slice(fromB, toB);
+    if (same(pieceA, pieceO)) ok(pieceB);
+    else if (same(pieceB, pieceO) || same(pieceA, pieceB)) ok(pieceA);
+    else {
+      for (const region of diff3Merge<string>(pieceA, pieceO, pieceB)) {
+        if (region.ok) ok(region.ok);
+        else regions.push(region);
+      }
+    }
+    if (end) break;
+    ok([o[i] as string]);
+    fromO = i + 1;
+    fromA = toA + 1;
+    fromB = toB + 1;
+  }
+  return regions;
+}
+
+function same(x: readonly string[], y: readonly string[]): boolean {
+  return x.length === y.length && x.every((line, i) => line === y[i]);
 }
 
 function joinLatin1(lines: readonly string[]): Buffer {
