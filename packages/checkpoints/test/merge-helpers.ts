@@ -1,8 +1,9 @@
-import { lstatSync, mkdirSync, rmSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CheckpointEngine } from '../src/index.js';
-import { runNativeGit } from '../src/testing.js';
-import { type Execution, input } from './helpers.js';
+import { expect } from 'vitest';
+import type { CheckpointEngine, MergeResult } from '../src/index.js';
+import { assertRepoMatchesGit, runNativeGit } from '../src/testing.js';
+import { type Execution, input, makeExecution } from './helpers.js';
 
 /** A file as a test writes it: text, or bytes with a mode, or a symlink. */
 export type FileSpec =
@@ -106,4 +107,54 @@ export function gitFold(
     commit = git('commit-tree', tree, '-p', commit, '-p', sha, '-m', 'fold').stdout.trim();
   }
   return { tree, conflicted: [...conflicted].sort() };
+}
+
+/** A work-tree file's text. */
+export const read = (x: Execution, path: string) => readFileSync(join(x.root, path), 'utf8');
+/** Lines, each with its newline. */
+export const lines = (...values: string[]) => values.map((value) => `${value}\n`).join('');
+/** Ten numbered lines: room for edits separated by unchanged lines. */
+export const ten = lines('1', '2', '3', '4', '5', '6', '7', '8', '9', '10');
+
+/** Builds the branches, merges them with `policy` and checks the tree against git's fold. */
+export async function scenario(
+  base: Changes,
+  branches: Record<string, Changes>,
+  policy: 'fail' | 'ordered' = 'fail',
+): Promise<{ x: Execution; engine: CheckpointEngine; result: MergeResult; shas: string[] }> {
+  const x = makeExecution();
+  const engine = await x.open();
+  const made = await makeBranches(x, engine, base, branches);
+  const shas = Object.values(made.shas);
+  const result = await engine.merge({
+    base: made.base,
+    branches: Object.entries(made.shas).map(([name, ref]) => ({ name, ref })),
+    policy,
+  });
+  const git = gitFold(x, shas);
+  if (result.ok && policy === 'fail') expect(result.tree).toBe(git.tree);
+  if (!result.ok) expect(result.conflicts.map((c) => c.path)).toEqual(git.conflicted);
+  return { x, engine, result, shas };
+}
+
+/** Commits the merge, restores it into agentRoot and checks the repository with git. */
+export async function commitAndRestore(
+  x: Execution,
+  engine: CheckpointEngine,
+  result: MergeResult,
+  parents: string[],
+) {
+  if (!result.ok) throw new Error('merge failed');
+  const commit = await engine.commitMerge({
+    tree: result.tree,
+    parents,
+    runId: 'main-run',
+    codonId: 'join',
+    codonName: 'Join branches',
+    durationMs: 5,
+  });
+  const restored = await engine.restore(commit.sha);
+  expect(x.git('status', '--porcelain')).toBe('');
+  await assertRepoMatchesGit(engine);
+  return { commit, restored };
 }
