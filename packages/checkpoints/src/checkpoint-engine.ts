@@ -1,11 +1,13 @@
 import { join } from 'node:path';
 import { Mutex } from '@hankweave/durable-io';
 import { CheckpointError, toStorageError } from './errors.js';
+import { commitMerge } from './internal/commit-merge.js';
 import type { EngineContext } from './internal/context.js';
 import { diffCommits } from './internal/diff.js';
 import { History } from './internal/history.js';
 import { Io } from './internal/io.js';
 import { layoutFor } from './internal/layout.js';
+import { mergeBranches } from './internal/merge-branches.js';
 import { assertMessageInput } from './internal/message.js';
 import { ObjectStore } from './internal/object-store.js';
 import { modeString } from './internal/objects.js';
@@ -23,9 +25,13 @@ import type {
   CheckpointInfo,
   CheckpointInput,
   CheckpointResult,
+  CommitMergeInput,
+  CommitMergeResult,
   DiffEntry,
   DiffOptions,
   HeadState,
+  MergeInput,
+  MergeResult,
   RestoreOptions,
   RestoreResult,
 } from './types.js';
@@ -139,6 +145,42 @@ export class CheckpointEngine {
     return this.run('restore', async () =>
       restoreCheckpoint(this.ctx, await this.ctx.history.resolve(ref), options),
     );
+  }
+
+  /**
+   * Three-way merge of parallel branches' checkpoints against the checkpoint before the block
+   * (issue 36), folded in block order: merged = merge3(base, merged, branch_i). Subtrees equal on
+   * two sides are taken by id; only paths both sides changed are merged file by file (text line by
+   * line; binaries, symlinks and type changes never). Returns `{ ok: true, tree, changed,
+   * resolved }` with the tree written to the object store, or with `policy: 'fail'` and any
+   * conflict `{ ok: false, conflicts }` and nothing written. `ordered` lets the branch first in
+   * block order win each conflict (clean hunks of the others kept) and lists each in `resolved`.
+   * No ref, HEAD or work-tree file is changed: see `commitMerge` and `restore`.
+   * @throws {CheckpointError} CHECKPOINT_NOT_FOUND, CHECKPOINT_AMBIGUOUS for `base` or a branch
+   * ref (as `resolve`); CHECKPOINT_INVALID_INPUT for an unknown policy, no branches, or an empty,
+   * multi-line or repeated branch name; CHECKPOINT_REPO_CORRUPT for a tree with an unsafe entry
+   * name (`..`, `.git`, a slash).
+   */
+  merge(input: MergeInput): Promise<MergeResult> {
+    return this.run('merge', () => mergeBranches(this.ctx, input));
+  }
+
+  /**
+   * Commits a merged tree as a `merge` checkpoint with several parents on branch `run-{runId}`
+   * (moved there whatever its tip was: list the old tip among `parents` to keep it in the
+   * branch's history). The work tree is untouched; `restore(sha)` writes the merge into agentRoot.
+   * If HEAD was on that branch it is detached at its commit first, so HEAD keeps describing the
+   * files on disk until the restore.
+   * @throws {CheckpointError} CHECKPOINT_NOT_FOUND for a tree that is not stored or a parent that
+   * does not resolve; CHECKPOINT_INVALID_INPUT for no parents, a bad codon id, run id or duration;
+   * CHECKPOINT_LOCKED when a git lock is held.
+   */
+  commitMerge(input: CommitMergeInput): Promise<CommitMergeResult> {
+    return this.run('commitMerge', async () => {
+      assertMessageInput('merge', input.codonId, input.durationMs);
+      assertRunId(input.runId);
+      return commitMerge(this.ctx, input);
+    });
   }
 
   /**

@@ -1,7 +1,17 @@
 import type { Fs } from '@hankweave/durable-io';
 
-/** The moments a checkpoint records (seed 002 "Checkpoint Types"). */
-export const CHECKPOINT_TYPES = ['rig-setup', 'completed', 'error', 'skipped', 'exit'] as const;
+/**
+ * The moments a checkpoint records (seed 002 "Checkpoint Types"); `merge` is the commit that joins
+ * parallel branches of codons (issue 36, {@link CheckpointEngine.commitMerge}).
+ */
+export const CHECKPOINT_TYPES = [
+  'rig-setup',
+  'completed',
+  'error',
+  'skipped',
+  'exit',
+  'merge',
+] as const;
 
 /** One of {@link CHECKPOINT_TYPES}; it is also the `Status:` line of the commit message. */
 export type CheckpointType = (typeof CHECKPOINT_TYPES)[number];
@@ -190,4 +200,111 @@ export interface CheckpointFile {
   /** `100644`, `100755` or `120000`. */
   mode: string;
   oid: string;
+}
+
+/** How {@link CheckpointEngine.merge} settles conflicts. */
+export type MergePolicy =
+  /** Report every conflict and write nothing. */
+  | 'fail'
+  /** The branch first in block order wins each conflict; every settlement is reported. */
+  | 'ordered';
+
+/** One parallel branch to merge: a name for reports and conflict markers, and its checkpoint. */
+export interface MergeBranch {
+  /** Shown in conflict markers and reports; one line, no control characters. */
+  name: string;
+  /** A sha (full or partial), branch name or `HEAD`, as `resolve` takes. */
+  ref: string;
+}
+
+/** Arguments of {@link CheckpointEngine.merge}. */
+export interface MergeInput {
+  /** The checkpoint before the parallel block: every branch's changes are taken against it. */
+  base: string;
+  /** The branches in block order (at least one). */
+  branches: readonly MergeBranch[];
+  policy: MergePolicy;
+}
+
+/** Why a path could not be merged. */
+export type MergeConflictKind =
+  /** Both changed the same (or adjacent) lines of a text file differently, or a symlink's target. */
+  | 'content'
+  /** Both created the path with different content. */
+  | 'add-add'
+  /** One changed the path, another deleted it. */
+  | 'modify-delete'
+  /** File, symlink and directory disagree (one made it a directory, another a file...). */
+  | 'type'
+  /** Both set a different mode and neither kept the base's (created as executable and not). */
+  | 'mode'
+  /** Both changed a binary file (a NUL byte in its first 8000 bytes, git's rule) differently. */
+  | 'binary';
+
+/** One branch's version of a conflicted path. */
+export interface MergeConflictSide {
+  branch: string;
+  /** Blob (or, for a directory, tree) id; null when the branch deleted the path. */
+  sha: string | null;
+  /** Git mode string (`100644`, `100755`, `120000`, `40000`); null when deleted. */
+  mode: string | null;
+}
+
+/** A path the branches changed in ways that do not merge. */
+export interface MergeConflict {
+  path: string;
+  kind: MergeConflictKind;
+  /** Every branch that changed the path from the base, in block order. */
+  sides: MergeConflictSide[];
+  /**
+   * For text conflicts: the file with diff3-style markers naming the branches
+   * (`<<<<<<< a`, `||||||| base`, `=======`, `>>>>>>> b`) around each conflicting hunk.
+   */
+  text?: string;
+}
+
+/** A conflict that the `ordered` policy settled. */
+export interface MergeResolution {
+  path: string;
+  kind: MergeConflictKind;
+  /** The branch whose side was kept: the first in block order that changed the path. */
+  winner: string;
+  /** The branches whose side of this conflict was dropped. */
+  others: string[];
+}
+
+/** What {@link CheckpointEngine.merge} returns. */
+export type MergeResult =
+  | {
+      ok: true;
+      /** The merged root tree, written to the object store (see `commitMerge`). */
+      tree: string;
+      /** File paths whose entry differs from the base, in path order. */
+      changed: string[];
+      /** Conflicts settled by `ordered` (always empty with `fail`). */
+      resolved: MergeResolution[];
+    }
+  | { ok: false; conflicts: MergeConflict[] };
+
+/** Arguments of {@link CheckpointEngine.commitMerge}. */
+export interface CommitMergeInput {
+  /** A tree id, usually `merge()`'s `tree`. */
+  tree: string;
+  /** The commits joined, in order (at least one), as `resolve` takes them. */
+  parents: readonly string[];
+  /** The commit goes on branch `run-{runId}`. */
+  runId: string;
+  codonId: string;
+  codonName: string;
+  durationMs: number;
+  /** The commit time; default now. */
+  timestamp?: Date;
+}
+
+/** What {@link CheckpointEngine.commitMerge} did. */
+export interface CommitMergeResult {
+  sha: string;
+  branch: string;
+  tree: string;
+  parents: string[];
 }

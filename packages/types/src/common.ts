@@ -75,8 +75,18 @@ export const loopContextSchema = z.looseObject({
 });
 export type LoopContext = z.infer<typeof loopContextSchema>;
 
-export const CHECKPOINT_TYPES = ['rig-setup', 'completed', 'error', 'skipped', 'exit'] as const;
-/** The kinds of checkpoint commit (seed 002 "Checkpoint Types"). */
+export const CHECKPOINT_TYPES = [
+  'rig-setup',
+  'completed',
+  'error',
+  'skipped',
+  'exit',
+  'merge',
+] as const;
+/**
+ * The kinds of checkpoint commit (seed 002 "Checkpoint Types"); `merge` joins the branches of a
+ * parallel block (issue 36).
+ */
 export const checkpointTypeSchema = z.enum(CHECKPOINT_TYPES);
 export type CheckpointType = z.infer<typeof checkpointTypeSchema>;
 

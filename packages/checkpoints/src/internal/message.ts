@@ -11,7 +11,8 @@ export interface CheckpointMessage {
   durationMs: number | null;
 }
 
-const SUBJECT = /^(rig-setup|completed|error|skipped|exit):(\S+) \[run:([^\]\s]+)\](?: (.*))?$/;
+const SUBJECT =
+  /^(rig-setup|completed|error|skipped|exit|merge):(\S+) \[run:([^\]\s]+)\](?: (.*))?$/;
 
 /** Folds line breaks and tabs so the name stays on the subject line. */
 export function cleanName(name: string): string {

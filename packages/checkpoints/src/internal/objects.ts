@@ -58,14 +58,34 @@ export function parseTree(content: Uint8Array, oid: string): TreeEntry[] {
     }
     let mode = Number.parseInt(buffer.toString('latin1', at, space), 8);
     if ((mode & 0o170000) === 0o100000 && mode !== MODE_EXEC) mode = MODE_FILE;
-    entries.push({
-      mode,
-      name: buffer.toString('utf8', space + 1, nul),
-      oid: buffer.toString('hex', nul + 1, nul + 21),
-    });
+    const name = buffer.toString('utf8', space + 1, nul);
+    assertEntryName(name, oid);
+    entries.push({ mode, name, oid: buffer.toString('hex', nul + 1, nul + 21) });
     at = nul + 21;
   }
   return entries;
+}
+
+/**
+ * Rejects a tree entry name that would leave its directory when joined to a path (`..`, `.`, a
+ * slash, empty) or land in a nested repository (`.git` in any case). Git's fsck flags these and
+ * its checkout refuses them; a crafted tree must never make restore or merge write outside
+ * agentRoot.
+ */
+function assertEntryName(name: string, oid: string): void {
+  if (
+    name === '' ||
+    name === '.' ||
+    name === '..' ||
+    name.includes('/') ||
+    name.toLowerCase() === '.git'
+  ) {
+    throw new CheckpointError(
+      'CHECKPOINT_REPO_CORRUPT',
+      `tree ${oid} has an unsafe entry ${JSON.stringify(name)}`,
+      { details: { oid, name } },
+    );
+  }
 }
 
 /** The identity every checkpoint is written with (also in the isolated `.gitconfig`). */

@@ -329,11 +329,18 @@ async function ensureParentDirs(
 ): Promise<void> {
   const parent = parentOf(path);
   if (parent === '' || dirs.has(parent)) return;
+  // Every ancestor, top down, not only the parent: lstat follows links in the leading
+  // components, so `link/sub` looks like a real directory when `link` points outside agentRoot.
+  await ensureParentDirs(ctx, parent, dirs);
   const full = `${ctx.layout.workTree}/${parent}`;
   const stat = await ctx.io.lstatQuick(full);
   if (!stat?.isDirectory()) {
-    await ensureParentDirs(ctx, parent, dirs);
-    if (stat) await ctx.io.unlinkQuick(full);
+    try {
+      if (stat) await ctx.io.unlinkQuick(full);
+    } catch (error) {
+      // Another file of this restore, in the same directory, cleared the way first.
+      if (!isMissing(error)) throw error;
+    }
     try {
       await ctx.io.mkdirQuick(full);
     } catch (error) {

@@ -102,13 +102,15 @@ export const extensionCountUpdated = (
 };
 
 // The seed has no field for an `exit` checkpoint (taken at shutdown); the original runtime
-// recorded those as `skipped`, so they land in skipCheckpoint too.
+// recorded those as `skipped`, so they land in skipCheckpoint too. A `merge` checkpoint (issue 36)
+// is what the codon that joins a parallel block completes with: its completion checkpoint.
 const CHECKPOINT_FIELDS: Readonly<Record<CheckpointType, string>> = {
   'rig-setup': 'rigSetupCheckpoint',
   completed: 'completionCheckpoint',
   error: 'errorCheckpoint',
   skipped: 'skipCheckpoint',
   exit: 'skipCheckpoint',
+  merge: 'completionCheckpoint',
 };
 
 /**

@@ -223,6 +223,14 @@ describe('reduceState()', () => {
       });
     });
 
+    it('records a merge checkpoint (issue 36) as the completion checkpoint', () => {
+      const state = run(t.codonStarted('r1', 'a'), {
+        type: 'CheckpointCreated',
+        data: { runId: 'r1', codonId: 'a', checkpointType: 'merge', sha: 'm', branch: 'run-r1' },
+      });
+      expect(record(state)).toMatchObject({ completionCheckpoint: 'm' });
+    });
+
     it('replaces the plan, sets the initial checkpoint and the counters', () => {
       const entry = { codon: { id: 'a', name: 'A' }, codonId: 'a' };
       const state = run(
