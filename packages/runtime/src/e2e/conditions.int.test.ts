@@ -159,4 +159,64 @@ describe('when conditions with the real agent', () => {
     ]);
     expect(events.some((event) => event.type === 'loop.iteration.completed')).toBe(false);
   });
+
+  it("reads a sentinel's newest structured verdict", async () => {
+    const reviewer = {
+      id: 'reviewer',
+      name: 'Reviewer',
+      model: 'anthropic/claude-haiku-4-5',
+      trigger: { type: 'event', on: ['*'] },
+      execution: { strategy: 'count', threshold: 2 },
+      systemPromptText: 'REVIEWER_SENTINEL: give a verdict.',
+      userPromptText: 'Review <%= it.events.length %> events.',
+      structuredOutput: {
+        output: 'object',
+        schema: {
+          type: 'object',
+          properties: { verdict: { type: 'string' } },
+          required: ['verdict'],
+          additionalProperties: false,
+        },
+      },
+    };
+    const verdict = {
+      content: [{ object: { verdict: 'fix' } }],
+      usage: { inputTokens: 100, outputTokens: 5 },
+    };
+    const { exit, events, state } = await play(
+      [
+        codon('work', { sentinels: [{ sentinelConfig: reviewer }] }),
+        codon('fix', { when: { sentinel: 'reviewer', pointer: '/verdict', equals: 'fix' } }),
+        codon('ship', { when: { sentinel: 'reviewer', pointer: '/verdict', equals: 'ship' } }),
+        codon('never', { when: { sentinel: 'silent', equals: 'x' } }),
+      ],
+      [
+        writing('work', 'work.txt', 'w\n'),
+        writing('fix', 'fix.txt', 'f\n'),
+        writing('ship', 'ship.txt', 's\n'),
+        writing('never', 'never.txt', 'n\n'),
+        {
+          name: 'reviewer',
+          match: { marker: 'REVIEWER_SENTINEL' },
+          turns: Array.from({ length: 40 }, () => verdict),
+        },
+      ],
+    );
+    expect(exit.exitCode).toBe(0);
+    expect(
+      events.some(
+        (event) => event.type === 'sentinel.output' && event.data.sentinelId === 'reviewer',
+      ),
+    ).toBe(true);
+    expect(outcomes(events)).toEqual(['work:ok', 'fix:ok', 'ship:skipped', 'never:skipped']);
+    const records = state.runs.flatMap((run) => run.codons);
+    expect(records.find((c) => c.codonId === 'ship')).toMatchObject({
+      skipReason:
+        'when (sentinel reviewer /verdict = "ship") does not hold: sentinel reviewer /verdict is "fix"',
+    });
+    expect(records.find((c) => c.codonId === 'never')).toMatchObject({
+      skipReason:
+        'when (sentinel silent output = "x") does not hold: sentinel silent output: no structured output yet',
+    });
+  });
 });
