@@ -8,6 +8,7 @@ import { installedHarnesses } from '@hankweave/runtime';
 import {
   type BranchItem,
   type CodonConfig,
+  describeCondition,
   type HankConfig,
   type HankSource,
   isLoopConfig,
@@ -239,8 +240,9 @@ export function printStructure(terminal: Terminal, config: HankConfig): void {
   );
   const codonLine = (label: string, codon: CodonConfig, indent: string) => {
     const rig = codon.rigSetup?.length ? `, rig: ${codon.rigSetup.length} op(s)` : '';
+    const when = codon.when ? `, when ${describeCondition(codon.when)}` : '';
     terminal.out(
-      `${indent}[${label}] ${codon.id} — ${codon.name} ${style.dim(`(${codon.model}, ${codon.continuationMode}${rig})`)}`,
+      `${indent}[${label}] ${codon.id} — ${codon.name} ${style.dim(`(${codon.model}, ${codon.continuationMode}${rig}${when})`)}`,
     );
   };
   const itemLines = (label: string, item: BranchItem, indent: string) => {
@@ -254,8 +256,9 @@ export function printStructure(terminal: Terminal, config: HankConfig): void {
         : item.terminateOn.type === 'plateau'
           ? `until a plateau (max ${item.terminateOn.maxIterations})`
           : 'until the context is exceeded';
+    const when = item.when ? `, when ${describeCondition(item.when)}` : '';
     terminal.out(
-      `${indent}[${label}] ${style.cyan('loop')} ${item.id} — ${item.name} ${style.dim(`(${stop})`)}`,
+      `${indent}[${label}] ${style.cyan('loop')} ${item.id} — ${item.name} ${style.dim(`(${stop}${when})`)}`,
     );
     for (const [inner, codon] of item.codons.entries()) {
       codonLine(`${label}.${inner + 1}`, codon, `${indent}    `);
