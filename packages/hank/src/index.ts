@@ -40,4 +40,5 @@ export {
   type HankValidation,
 } from './validation/hank-issue.js';
 export { type CopyTreeInspector, checkRefSyntax } from './validation/hank-refs.js';
+export { withModelOverride } from './validation/model-override.js';
 export { type ValidateHankOptions, validateHank } from './validation/validate-hank.js';

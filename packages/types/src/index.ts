@@ -127,6 +127,7 @@ export {
   type Condition,
   type ConditionStatus,
   conditionCodonIds,
+  conditionFiles,
   conditionSchema,
   conditionSentinelIds,
   describeCondition,

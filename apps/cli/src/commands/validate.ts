@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { type CopyTreeListing, listCopyTree } from '@hankweave/files';
-import { type HankIssue, validateHank } from '@hankweave/hank';
+import { type HankIssue, validateHank, withModelOverride } from '@hankweave/hank';
 import { isRemoteHankUrl } from '@hankweave/remote';
 import { installedHarnesses } from '@hankweave/runtime';
 import {
@@ -117,14 +117,17 @@ export function validateCommand(
   // `-m` (or the configured model) replaces every codon's model before a run validates the hank,
   // so `hankweave hank.json -m opus -v` judges the hank the run would get.
   const model = resolved.get('model');
-  const result = validateHank(typeof model === 'string' ? withModel(config, model) : config, {
-    hankDir,
-    hankPath,
-    // As the run would: a model is usable when an installed adapter runs it (Pi: not Anthropic's).
-    harnesses: installedHarnesses(),
-    // A rig copy skips what the hank's .gitignore (or the defaults) ignores: so does the check.
-    copyTree: listCopyTree,
-  });
+  const result = validateHank(
+    typeof model === 'string' ? withModelOverride(config, model) : config,
+    {
+      hankDir,
+      hankPath,
+      // As the run would: a model is usable when an installed adapter runs it (Pi: not Anthropic's).
+      harnesses: installedHarnesses(),
+      // A rig copy skips what the hank's .gitignore (or the defaults) ignores: so does the check.
+      copyTree: listCopyTree,
+    },
+  );
   const runtimeConfig = options.verbose ? resolved : undefined;
   const outputWarning =
     result.config && nonEmptyOutputWarning(result.config, resolved.get('outputDirectory'));
@@ -184,29 +187,6 @@ export function validateCommand(
     ),
   );
   return 0;
-}
-
-/** A copy of the parsed hank with every codon's model set to `model` (what a run does with -m). */
-export function withModel(config: unknown, model: string): unknown {
-  const copy = structuredClone(config) as { hank?: unknown };
-  if (!Array.isArray(copy?.hank)) return copy;
-  const override = (item: Record<string, unknown>) => {
-    if (item?.type === 'loop' && Array.isArray(item.codons)) {
-      for (const codon of item.codons as Record<string, unknown>[])
-        if (codon && typeof codon === 'object') codon.model = model;
-    } else if (item?.type === 'parallel') {
-      // A parallel block's codons are in its branches' items and its resolver.
-      for (const branch of Array.isArray(item.branches) ? item.branches : []) {
-        const inner = (branch as { items?: unknown } | null)?.items;
-        for (const codon of Array.isArray(inner) ? inner : []) override(codon);
-      }
-      const resolver = (item.merge as { onConflict?: { resolver?: unknown } } | undefined)
-        ?.onConflict?.resolver;
-      if (resolver && typeof resolver === 'object') override(resolver as Record<string, unknown>);
-    } else if (item && typeof item === 'object') item.model = model;
-  };
-  for (const item of copy.hank as Record<string, unknown>[]) override(item);
-  return copy;
 }
 
 /**

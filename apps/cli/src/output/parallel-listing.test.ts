@@ -1,7 +1,7 @@
 import { validateHank } from '@hankweave/hank';
 import type { HankConfig } from '@hankweave/types';
 import { describe, expect, it } from 'vitest';
-import { printStructure, withModel } from '../commands/validate.js';
+import { printStructure } from '../commands/validate.js';
 import { printBudgetTable } from './budget-table.js';
 import type { Terminal } from './terminal.js';
 
@@ -78,37 +78,5 @@ describe('parallel blocks in the CLI listings', () => {
     printBudgetTable(terminal, hank);
     expect(lines.join('\n')).toMatch(/parallel build: /);
     expect(lines.join('\n')).toMatch(/build\/api\/api-code +\$1/);
-  });
-
-  it('withModel() reaches the codons of branches and the resolver', () => {
-    const raw = {
-      hank: [
-        {
-          type: 'parallel',
-          id: 'b',
-          name: 'b',
-          merge: { onConflict: { resolver: codon('fix') } },
-          branches: [
-            { id: 'x', items: [codon('x1')] },
-            {
-              id: 'y',
-              items: [
-                {
-                  type: 'loop',
-                  id: 'l',
-                  name: 'l',
-                  terminateOn: { type: 'iterationLimit', limit: 1 },
-                  codons: [codon('l1')],
-                },
-              ],
-            },
-          ],
-        },
-      ],
-    };
-    const checked = validateHank(withModel(raw, 'opus'));
-    expect(checked.errors).toEqual([]);
-    const models = JSON.stringify(withModel(raw, 'opus')).match(/"model":"[^"]+"/g);
-    expect(models).toEqual(['"model":"opus"', '"model":"opus"', '"model":"opus"']);
   });
 });

@@ -2,12 +2,12 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import * as prompts from '@clack/prompts';
 import { listCopyTree } from '@hankweave/files';
-import { validateHank } from '@hankweave/hank';
+import { validateHank, withModelOverride } from '@hankweave/hank';
 import { installedHarnesses } from '@hankweave/runtime';
 import { checkModelId, defaultModelCatalog } from '@hankweave/types';
 import { readHankJsonText } from '../commands/load-hank.js';
 import type { RunOptions } from '../commands/run-flags.js';
-import { printStructure, withModel } from '../commands/validate.js';
+import { printStructure } from '../commands/validate.js';
 import { writeSampleHank } from '../init/write-sample-hank.js';
 import { commandHint, shellArg } from '../output/command-hint.js';
 import { printable } from '../output/printable.js';
@@ -253,7 +253,7 @@ function validate(terminal: Terminal, hankDir: string, model: string | undefined
     );
     return false;
   }
-  const result = validateHank(model ? withModel(read.config, model) : read.config, {
+  const result = validateHank(model ? withModelOverride(read.config, model) : read.config, {
     hankDir: read.hankDir,
     hankPath,
     harnesses: installedHarnesses(),

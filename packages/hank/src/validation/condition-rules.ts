@@ -2,6 +2,7 @@ import {
   type BranchItem,
   type Condition,
   conditionCodonIds,
+  conditionFiles,
   type HankConfig,
   isLoopConfig,
   isParallelConfig,
@@ -15,16 +16,6 @@ import { codonsInOrder, sequenceOf } from './plan-order.js';
 type Report = (path: PropertyKey[], code: HankIssueCode, message: string) => void;
 
 const quote = (text: string) => JSON.stringify(clip(text));
-
-/** Every file path a condition reads in agentRoot, with its key (`exists` or `json`). */
-function conditionPaths(condition: Condition): { key: 'exists' | 'json'; path: string }[] {
-  if ('exists' in condition) return [{ key: 'exists', path: condition.exists }];
-  if ('json' in condition) return [{ key: 'json', path: condition.json }];
-  if ('all' in condition) return condition.all.flatMap(conditionPaths);
-  if ('any' in condition) return condition.any.flatMap(conditionPaths);
-  if ('not' in condition) return conditionPaths(condition.not);
-  return [];
-}
 
 /** Why an agentRoot path a condition reads is refused, or undefined. */
 function pathProblem(path: string): string | undefined {
@@ -88,7 +79,7 @@ export function checkConditions(config: HankConfig, error: Report, warn: Report)
         );
       }
     }
-    for (const { key, path: file } of conditionPaths(condition)) {
+    for (const { key, path: file } of conditionFiles(condition)) {
       const problem = pathProblem(file);
       if (problem) {
         error([...path, 'when'], 'escapes_agent_root', `${key} ${quote(file)} ${problem}`);

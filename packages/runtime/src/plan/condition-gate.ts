@@ -7,6 +7,7 @@ import { executionThread } from '@hankweave/state';
 import {
   type Condition,
   type ConditionStatus,
+  conditionFiles,
   conditionSentinelIds,
   describeCondition,
   type ExecutionCodonEntry,
@@ -84,7 +85,7 @@ async function evaluate(context: RuntimeContext, condition: Condition) {
 async function readFacts(context: RuntimeContext, condition: Condition): Promise<ConditionFacts> {
   const root = context.layout.agentRoot;
   const paths = { exists: new Map<string, boolean>(), json: new Map<string, Lookup>() };
-  for (const { key, path } of filesOf(condition)) {
+  for (const { key, path } of conditionFiles(condition)) {
     if (key === 'exists') paths.exists.set(path, await existsInside(root, path));
     else paths.json.set(path, await readJsonInside(root, path));
   }
@@ -103,15 +104,6 @@ async function readFacts(context: RuntimeContext, condition: Condition): Promise
     jsonFile: (path) => paths.json.get(path) ?? { absent: 'not read' },
     sentinelOutput: (id) => sentinels.get(id) ?? { absent: 'no structured output yet' },
   };
-}
-
-function filesOf(condition: Condition): { key: 'exists' | 'json'; path: string }[] {
-  if ('exists' in condition) return [{ key: 'exists', path: condition.exists }];
-  if ('json' in condition) return [{ key: 'json', path: condition.json }];
-  if ('all' in condition) return condition.all.flatMap(filesOf);
-  if ('any' in condition) return condition.any.flatMap(filesOf);
-  if ('not' in condition) return filesOf(condition.not);
-  return [];
 }
 
 /**

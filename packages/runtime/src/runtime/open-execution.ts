@@ -2,7 +2,7 @@ import { dirname, resolve } from 'node:path';
 import { CheckpointEngine } from '@hankweave/checkpoints';
 import { readRegularFileSync } from '@hankweave/durable-io';
 import { ChangeScanner, listCopyTree, UnifiedFileResolver } from '@hankweave/files';
-import { validateHank } from '@hankweave/hank';
+import { validateHank, withModelOverride } from '@hankweave/hank';
 import { createFileJournal } from '@hankweave/journal';
 import { SentinelManager } from '@hankweave/sentinels';
 import {
@@ -110,7 +110,7 @@ export function loadHank(
   // `--model` wins over the hank's own `overrides.model`; either replaces every codon's model
   // (reference §1.10: hank overrides < env < CLI).
   const model = options.model ?? hankModelOverride(raw);
-  if (model) overrideModel(raw, model);
+  if (model) raw = withModelOverride(raw, model);
   const result = validateHank(raw, {
     hankDir,
     hankPath,
@@ -140,26 +140,6 @@ export function loadHank(
 function hankModelOverride(raw: unknown): string | undefined {
   const model = (raw as { overrides?: { model?: unknown } } | null)?.overrides?.model;
   return typeof model === 'string' && model.length > 0 ? model : undefined;
-}
-
-function overrideModel(raw: unknown, model: string): void {
-  const items = (raw as { hank?: unknown[] }).hank;
-  if (!Array.isArray(items)) return;
-  const override = (item: Record<string, unknown>) => {
-    if (item?.type === 'loop' && Array.isArray(item.codons)) {
-      for (const codon of item.codons as Record<string, unknown>[]) codon.model = model;
-    } else if (item?.type === 'parallel') {
-      // A parallel block's codons are in its branches' items and its resolver.
-      for (const branch of Array.isArray(item.branches) ? item.branches : []) {
-        const inner = (branch as { items?: unknown } | null)?.items;
-        for (const codon of Array.isArray(inner) ? inner : []) override(codon);
-      }
-      const resolver = (item.merge as { onConflict?: { resolver?: unknown } } | undefined)
-        ?.onConflict?.resolver;
-      if (resolver && typeof resolver === 'object') override(resolver as Record<string, unknown>);
-    } else if (item && typeof item === 'object') item.model = model;
-  };
-  for (const item of items as Record<string, unknown>[]) override(item);
 }
 
 /**

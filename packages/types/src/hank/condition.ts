@@ -93,6 +93,16 @@ export function conditionSentinelIds(condition: Condition): string[] {
   return [];
 }
 
+/** Every agentRoot file a condition reads, with its key (`exists` or `json`), in the order written. */
+export function conditionFiles(condition: Condition): { key: 'exists' | 'json'; path: string }[] {
+  if ('exists' in condition) return [{ key: 'exists', path: condition.exists }];
+  if ('json' in condition) return [{ key: 'json', path: condition.json }];
+  if ('all' in condition) return condition.all.flatMap(conditionFiles);
+  if ('any' in condition) return condition.any.flatMap(conditionFiles);
+  if ('not' in condition) return conditionFiles(condition.not);
+  return [];
+}
+
 /** A one-line reading of a condition, for skip reasons and `validate -v`. */
 export function describeCondition(condition: Condition): string {
   const compare = (value: { equals?: unknown; notEquals?: unknown }) =>
