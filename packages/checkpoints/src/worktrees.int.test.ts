@@ -234,6 +234,16 @@ describe('CheckpointEngine', () => {
       await Promise.all(branches.map((branch) => branch.close()));
     });
 
+    it('lists no branch for a ref lock another engine holds', async () => {
+      const x = makeExecution();
+      const engine = await x.open({ fsync: false });
+      const base = await baseCheckpoint(x, engine);
+      // What a concurrent writer's `refs/heads/{ref}.lock` looks like just before its rename.
+      writeFileSync(join(engine.gitDir, 'refs', 'heads', 'run-other.lock'), `${base}\n`);
+      const info = (await engine.list()).find((item) => item.sha === base);
+      expect(info?.branches).toEqual(['run-exec1']);
+    });
+
     it('writes nothing outside when a directory on the way became a link to outside', async () => {
       const x = makeExecution();
       const engine = await x.open({ fsync: false });

@@ -59,10 +59,15 @@ export class Refs {
     return undefined;
   }
 
-  /** Every branch name (loose and packed), sorted. */
+  /**
+   * Every branch name (loose and packed), sorted. A `{ref}.lock` is another engine's write in
+   * progress (or a killed one's leftover), never a branch: git forbids the suffix in ref names.
+   */
   async branches(): Promise<string[]> {
     const { listBranches } = await isomorphicGit();
-    return (await listBranches({ fs: this.io.isoFs, gitdir: this.gitDir })).sort();
+    return (await listBranches({ fs: this.io.isoFs, gitdir: this.gitDir }))
+      .filter((name) => !name.endsWith('.lock'))
+      .sort();
   }
 
   /** Points a branch at a commit (created if missing). */
