@@ -169,10 +169,17 @@ describe('CheckpointEngine', () => {
       await Promise.all(branches.map((branch) => branch.restore(base)));
       const tracked = names.map(() => new Set(['shared.txt', 'docs/readme.md', 'bin/run.sh']));
       const commits: string[][] = names.map(() => []);
+      const mainCommits: string[] = [];
       const rounds = 15;
       for (let round = 1; round <= rounds; round++) {
-        await Promise.all(
-          branches.map(async (branch, b) => {
+        // The main engine checkpoints agentRoot at the same time, on a branch of its own.
+        x.write('main/progress.txt', `round ${round}\n`);
+        const main = engine
+          .checkpoint(input(['main/progress.txt'], { runId: 'exec1-main' }))
+          .then((result) => mainCommits.push(result.sha));
+        await Promise.all([
+          main,
+          ...branches.map(async (branch, b) => {
             const name = names[b] as string;
             const files = tracked[b] as Set<string>;
             const count = round % 4 === 0 ? 150 : 25;
@@ -190,7 +197,7 @@ describe('CheckpointEngine', () => {
             );
             commits[b]?.push(result.sha);
           }),
-        );
+        ]);
       }
       for (const [b, name] of names.entries()) {
         const shas = commits[b] as string[];
@@ -199,8 +206,20 @@ describe('CheckpointEngine', () => {
           [...shas].reverse(),
         );
       }
+      expect(x.git('rev-list', `${base}..run-exec1-main`).trim().split('\n')).toEqual(
+        [...mainCommits].reverse(),
+      );
       fsck(x);
-      expect(mainHead(x)).toBe(headBefore);
+      // Only the main engine moved the main HEAD; each work tree's HEAD is on its own branch.
+      expect(headBefore).toBe(`${base}\n`);
+      expect(mainHead(x)).toBe('ref: refs/heads/run-exec1-main\n');
+      for (const [b, branch] of branches.entries()) {
+        expect(await branch.head()).toEqual({
+          sha: commits[b]?.at(-1),
+          branch: `run-exec1.block.${names[b]}`,
+        });
+      }
+      await engine.restore(base);
       // Compaction ran while the others wrote: fewer packs than checkpoints, no object lost.
       const packs = readdirSync(join(engine.gitDir, 'objects', 'pack')).filter((name) =>
         name.endsWith('.pack'),
