@@ -253,6 +253,42 @@ describe('CheckpointEngine', () => {
       await Promise.all(branches.map((branch) => branch.close()));
     });
 
+    it('leaves shared files another writer may be writing, and sweeps its own', async () => {
+      const x = makeExecution();
+      const engine = await x.open({ fsync: false });
+      await baseCheckpoint(x, engine);
+      const gitDir = engine.gitDir;
+      const own = join(gitDir, 'hankweave-worktrees', 'w');
+      mkdirSync(own, { recursive: true });
+      // In-flight work of other engines: a ref lock, a temp pack, a pack whose .idx is not
+      // written yet, a temp loose object; and this work tree's own leftovers.
+      const shared = [
+        join(gitDir, 'refs', 'heads', 'run-other.lock'),
+        join(gitDir, 'index.lock'),
+        join(gitDir, 'objects', 'pack', 'tmp_pack_0123456789ab'),
+        join(gitDir, 'objects', 'pack', `pack-${'1'.repeat(40)}.pack`),
+        join(gitDir, 'objects', 'ab', 'tmp_obj_0123456789ab'),
+      ];
+      const mine = [join(own, 'index.lock'), join(own, 'HEAD.lock')];
+      for (const path of [...shared, ...mine]) {
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(path, 'x');
+      }
+      const workTree = branchRoot(x, 'w');
+      const first = await engine.worktree({ name: 'w', workTree });
+      expect(shared.filter((path) => existsSync(path))).toEqual(shared);
+      expect(mine.filter((path) => existsSync(path))).toEqual([]);
+      await first.close();
+      // Past staleLockMs (0 here: nobody else writes) they are a killed writer's: swept.
+      const second = await CheckpointEngine.open({
+        executionDir: x.exec,
+        worktree: { name: 'w', workTree },
+        staleLockMs: 0,
+      });
+      expect(shared.filter((path) => existsSync(path))).toEqual([]);
+      await second.close();
+    });
+
     it('lists no branch for a ref lock another engine holds', async () => {
       const x = makeExecution();
       const engine = await x.open({ fsync: false });
