@@ -18,6 +18,7 @@ import { restoreCheckpoint } from './internal/restore.js';
 import { FsClock } from './internal/stat-cache.js';
 import { loadState } from './internal/tracked-state.js';
 import { flattenTree } from './internal/tree-walk.js';
+import { assertRealWorkTree } from './internal/work-tree.js';
 import { assertCheckpointInput, writeCheckpoint } from './internal/write-checkpoint.js';
 import type {
   CheckpointEngineOptions,
@@ -134,15 +135,7 @@ export class CheckpointEngine {
         // the repository if there is none.
         if (!(await io.lstat(main.headFile))) await ensureRepository(io, main, new Date());
         await io.fs.mkdir(layout.worktree.dir, { recursive: true });
-        const stat = await io.lstat(layout.workTree);
-        if (stat && !stat.isDirectory()) {
-          throw new CheckpointError(
-            'CHECKPOINT_INVALID_PATH',
-            `work tree ${layout.workTree} is ${stat.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}`,
-            { details: { workTree: layout.workTree } },
-          );
-        }
-        await io.fs.mkdir(layout.workTree, { recursive: true });
+        await assertRealWorkTree(io, layout.workTree, true);
       }
       const loose = await sweepRepository(io, layout, {
         graceMs: layout.worktree ? (options.staleLockMs ?? 60_000) : 0,

@@ -47,7 +47,7 @@ export async function restoreCheckpoint(
   options: RestoreOptions,
 ): Promise<RestoreResult> {
   const { io, layout, state } = ctx;
-  await assertRealWorkTree(ctx, true);
+  await assertRealWorkTree(io, layout.workTree, true);
   const clock = await ctx.clock.now();
   const target = await ctx.history.commit(sha);
   const changes = await diffTrees(ctx.store, state.headTree, target.tree);

@@ -25,7 +25,7 @@ export async function writeCheckpoint(
   input: CheckpointInput,
 ): Promise<CheckpointResult> {
   const { io, layout, store, state } = ctx;
-  await assertRealWorkTree(ctx, false);
+  await assertRealWorkTree(io, layout.workTree, false);
   const clock = await ctx.clock.now();
   const scan = await scanFiles(io, {
     workTree: layout.workTree,
