@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { Mutex } from '@hankweave/durable-io';
 import { CheckpointError, toStorageError } from './errors.js';
 import { commitMerge } from './internal/commit-merge.js';
@@ -6,7 +6,7 @@ import type { EngineContext } from './internal/context.js';
 import { diffCommits } from './internal/diff.js';
 import { History } from './internal/history.js';
 import { Io } from './internal/io.js';
-import { layoutFor } from './internal/layout.js';
+import { type Layout, layoutFor, WORKTREE_NAME, WORKTREES_DIR } from './internal/layout.js';
 import { mergeBranches } from './internal/merge-branches.js';
 import { assertMessageInput } from './internal/message.js';
 import { ObjectStore } from './internal/object-store.js';
@@ -18,6 +18,7 @@ import { restoreCheckpoint } from './internal/restore.js';
 import { FsClock } from './internal/stat-cache.js';
 import { loadState } from './internal/tracked-state.js';
 import { flattenTree } from './internal/tree-walk.js';
+import { assertRealWorkTree } from './internal/work-tree.js';
 import { assertCheckpointInput, writeCheckpoint } from './internal/write-checkpoint.js';
 import type {
   CheckpointEngineOptions,
@@ -34,9 +35,40 @@ import type {
   MergeResult,
   RestoreOptions,
   RestoreResult,
+  WorktreeOptions,
 } from './types.js';
 
 const MB = 1024 * 1024;
+
+/** The layout of a branch work tree, after checking its name and directory. */
+function worktreeLayout(main: Layout, worktree: WorktreeOptions): Layout {
+  assertWorktreeName(worktree.name);
+  const layout = layoutFor(main.executionDir, worktree);
+  const inside = (path: string, dir: string): boolean =>
+    path === dir || path.startsWith(`${dir}${sep}`);
+  if (
+    inside(main.workTree, layout.workTree) ||
+    inside(layout.workTree, main.workTree) ||
+    inside(layout.workTree, join(main.executionDir, '.hankweave'))
+  ) {
+    throw new CheckpointError(
+      'CHECKPOINT_INVALID_INPUT',
+      `work tree ${layout.workTree} overlaps agentRoot or the checkpoint repository`,
+      { details: { name: worktree.name, workTree: layout.workTree } },
+    );
+  }
+  return layout;
+}
+
+function assertWorktreeName(name: string): void {
+  if (typeof name !== 'string' || !WORKTREE_NAME.test(name)) {
+    throw new CheckpointError(
+      'CHECKPOINT_INVALID_INPUT',
+      `work tree name ${JSON.stringify(name)} is not 1-128 of A-Z a-z 0-9 . _ -`,
+      { details: { name } },
+    );
+  }
+}
 
 /**
  * The shadow git repository of one execution: checkpoint the tracked files, list, diff, read
@@ -51,8 +83,12 @@ export class CheckpointEngine {
   readonly executionDir: string;
   /** `{executionDir}/.hankweave/checkpoints/.hankweavecheckpoints` (use as `GIT_DIR`). */
   readonly gitDir: string;
-  /** `{executionDir}/agentRoot` (use as `GIT_WORK_TREE`). */
+  /**
+   * `{executionDir}/agentRoot` (use as `GIT_WORK_TREE`), or a branch work tree's directory.
+   */
   readonly workTree: string;
+  /** The branch work tree's name, or null for the main engine (agentRoot). */
+  readonly worktreeName: string | null;
   /** The execution's first, empty commit ("Initial checkpoint setup"), on branch `main`. */
   readonly initialCheckpoint: string;
 
@@ -60,8 +96,13 @@ export class CheckpointEngine {
   private readonly mutex = new Mutex();
   private closed = false;
 
-  private constructor(ctx: EngineContext, initialCheckpoint: string) {
+  private constructor(
+    ctx: EngineContext,
+    initialCheckpoint: string,
+    private readonly options: CheckpointEngineOptions,
+  ) {
     this.ctx = ctx;
+    this.worktreeName = ctx.layout.worktree?.name ?? null;
     this.executionDir = ctx.layout.executionDir;
     this.gitDir = ctx.layout.gitDir;
     this.workTree = ctx.layout.workTree;
@@ -72,23 +113,41 @@ export class CheckpointEngine {
    * Opens the execution's shadow repository, creating it atomically (with its isolated
    * `.gitconfig` and initial commit) when missing. Reopening clears stale `*.lock` files, temp
    * objects and temp repositories left by a killed process, and reloads the stat cache.
+   *
+   * With `worktree`, opens a branch work tree instead (see {@link CheckpointEngine.worktree}): a
+   * new one starts with its HEAD detached at the initial (empty) checkpoint, so `restore(base)`
+   * seeds it with every file of `base`; its `open` clears its own leftovers and only shared ones
+   * older than `staleLockMs`.
    * @throws {CheckpointError} CHECKPOINT_REPO_CORRUPT when HEAD or its commit is unreadable;
+   * CHECKPOINT_INVALID_INPUT for a bad work tree name or agentRoot as a branch work tree;
+   * CHECKPOINT_INVALID_PATH when the work tree is a symbolic link or a file;
    * CHECKPOINT_STORAGE_FAILED when the directories cannot be created.
    */
   static async open(options: CheckpointEngineOptions): Promise<CheckpointEngine> {
     const io = new Io(options.fs, options.fsync ?? true);
-    const layout = layoutFor(options.executionDir);
+    const main = layoutFor(options.executionDir);
+    const layout = options.worktree ? worktreeLayout(main, options.worktree) : main;
     try {
-      await ensureRepository(io, layout, new Date());
-      const loose = await sweepRepository(io, layout);
+      if (!layout.worktree) {
+        await ensureRepository(io, layout, new Date());
+      } else {
+        // Never sweep temp repositories or rewrite the config under another writer: only create
+        // the repository if there is none.
+        if (!(await io.lstat(main.headFile))) await ensureRepository(io, main, new Date());
+        await io.fs.mkdir(layout.worktree.dir, { recursive: true });
+        await assertRealWorkTree(io, layout.workTree, true);
+      }
+      const loose = await sweepRepository(io, layout, {
+        graceMs: layout.worktree ? (options.staleLockMs ?? 60_000) : 0,
+      });
       const store = new ObjectStore(io, layout);
       store.primeLoose(loose);
       await store.loadPacks();
-      const refs = new Refs(io, layout.gitDir);
+      const refs = new Refs(io, layout.gitDir, layout.headFile);
       const history = new History(io, layout.gitDir, store, refs);
-      const head = await history.headSha();
-      const headCommit = await history.commit(head.sha);
-      let initial = (await refs.branch('main')) ?? head.sha;
+      let initial =
+        (await refs.branch('main')) ??
+        (await new History(io, layout.gitDir, store, new Refs(io, layout.gitDir)).headSha()).sha;
       for (
         let commit = await history.commit(initial);
         commit.parents.length > 0;
@@ -96,19 +155,24 @@ export class CheckpointEngine {
       ) {
         initial = commit.parents[0] as string;
       }
+      if (layout.worktree && !(await io.lstat(layout.headFile))) {
+        await refs.setHead({ sha: initial });
+      }
+      const head = await history.headSha();
+      const headCommit = await history.commit(head.sha);
       const ctx: EngineContext = {
         io,
         layout,
         store,
         refs,
         history,
-        clock: new FsClock(io, join(layout.gitDir, 'hankweave-clock')),
+        clock: new FsClock(io, layout.clockFile),
         state: await loadState(io, layout, store, headCommit.tree),
         maxFileSize: options.maxFileSize ?? 100 * MB,
         packThreshold: options.packThreshold ?? 1,
         concurrency: Math.max(1, options.concurrency ?? 32),
       };
-      return new CheckpointEngine(ctx, initial);
+      return new CheckpointEngine(ctx, initial, options);
     } catch (error) {
       throw toStorageError(
         error,
@@ -116,6 +180,41 @@ export class CheckpointEngine {
         layout.gitDir,
       );
     }
+  }
+
+  /**
+   * Opens a branch work tree over this engine's repository (issue 36 parallel blocks): another
+   * engine, with this one's options, bound to `options.workTree`. It shares the objects and the
+   * branches, so its checkpoints (on the `run-{runId}` branch each names), `restore`, `diff`,
+   * `files` and `merge` work as on agentRoot; it has its own index, stat data and HEAD, so it never
+   * moves this engine's HEAD. Engines on one repository may checkpoint at the same time, in one
+   * process or several, as long as each branch has one writer. Close it on its own; see
+   * {@link CheckpointEngine.removeWorktree} to delete its files.
+   * @throws {CheckpointError} as {@link CheckpointEngine.open}.
+   */
+  worktree(options: WorktreeOptions): Promise<CheckpointEngine> {
+    return CheckpointEngine.open({ ...this.options, worktree: options });
+  }
+
+  /**
+   * Deletes a branch work tree's own files (its index, stat data and HEAD), never an object, a
+   * branch or a file of the work tree itself. Close its engine first; a later open of that name
+   * starts afresh at the initial checkpoint.
+   * @throws {CheckpointError} CHECKPOINT_INVALID_INPUT for a bad name.
+   */
+  removeWorktree(name: string): Promise<void> {
+    return this.run('removeWorktree', async () => {
+      assertWorktreeName(name);
+      const dir = join(this.ctx.layout.gitDir, WORKTREES_DIR, name);
+      if (dir === this.ctx.layout.worktree?.dir) {
+        throw new CheckpointError(
+          'CHECKPOINT_INVALID_INPUT',
+          `work tree ${name} is this engine's own`,
+          { details: { name } },
+        );
+      }
+      await this.ctx.io.fs.rm(dir, { recursive: true, force: true });
+    });
   }
 
   /**

@@ -31,4 +31,5 @@ export {
   type RestoreResult,
   type SkippedFile,
   type SkipReason,
+  type WorktreeOptions,
 } from './types.js';

@@ -34,6 +34,31 @@ export interface CheckpointEngineOptions {
    * Turning it off only risks power loss, never a SIGKILL: ordering alone covers that.
    */
   fsync?: boolean;
+  /**
+   * Open a branch work tree instead of agentRoot (issue 36): same objects and branches, its own
+   * index, stat data and HEAD. See {@link WorktreeOptions} and {@link CheckpointEngine.worktree}.
+   */
+  worktree?: WorktreeOptions;
+  /**
+   * A branch work tree's `open` leaves shared leftovers (ref locks, temp objects, temp packs)
+   * younger than this many milliseconds, since another engine may be writing them. Default
+   * 60 000. The main engine's `open` sweeps them all: open it before any branch work tree.
+   */
+  staleLockMs?: number;
+}
+
+/** A branch work tree over the execution's one repository (issue 36 parallel blocks). */
+export interface WorktreeOptions {
+  /**
+   * Its name: 1-128 of `A-Z a-z 0-9 . _ -`, not starting with `.` or `-`. Its index, stat data
+   * and HEAD live in `.hankweavecheckpoints/hankweave-worktrees/{name}/`. One engine per name.
+   */
+  name: string;
+  /**
+   * The directory it checkpoints and restores, e.g. `{exec}/branches/{block}/{branch}/agentRoot`
+   * (created when missing; never agentRoot itself, never a symbolic link).
+   */
+  workTree: string;
 }
 
 /** Arguments of {@link CheckpointEngine.checkpoint}. */

@@ -127,9 +127,16 @@ export class ObjectStore {
 
   /** Reads an object; undefined when it is not in the repository. */
   async read(oid: string): Promise<GitObject | undefined> {
-    const found = await this.readOnce(oid);
+    let found: GitObject | undefined;
+    try {
+      found = await this.readOnce(oid);
+    } catch (error) {
+      // A pack another engine's compaction (or a `git gc`) deleted before we first opened it.
+      if (!isMissing(error)) throw error;
+    }
     if (found) return found;
-    await this.loadPacks(); // a `git gc` may have moved it into a new pack
+    // A `git gc`, or another engine on this repository, may have moved it into a new pack.
+    await this.loadPacks();
     this.looseDirs.delete(oid.slice(0, 2));
     return this.readOnce(oid);
   }

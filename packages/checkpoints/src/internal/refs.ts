@@ -16,21 +16,26 @@ const SHA = /^[0-9a-f]{40}$/;
  * whole. Callers write objects first, so a ref never points at a missing commit.
  */
 export class Refs {
+  /**
+   * @param headFile this work tree's HEAD: the repository's own for agentRoot, a private one for
+   * a branch work tree (branches are shared, HEAD never is).
+   */
   constructor(
     private readonly io: Io,
     private readonly gitDir: string,
+    private readonly headFile = join(gitDir, 'HEAD'),
   ) {}
 
   /** Reads HEAD without resolving it. */
   async head(): Promise<HeadRef> {
-    const text = (await this.io.readOptional(join(this.gitDir, 'HEAD')))?.toString('latin1').trim();
+    const text = (await this.io.readOptional(this.headFile))?.toString('latin1').trim();
     if (text?.startsWith('ref: refs/heads/')) return { branch: text.slice(16) };
     if (text && SHA.test(text)) return { sha: text };
     throw new CheckpointError(
       'CHECKPOINT_REPO_CORRUPT',
       'HEAD of the checkpoint repository is unreadable',
       {
-        details: { gitDir: this.gitDir, head: text ?? null },
+        details: { gitDir: this.gitDir, headFile: this.headFile, head: text ?? null },
       },
     );
   }
@@ -54,10 +59,15 @@ export class Refs {
     return undefined;
   }
 
-  /** Every branch name (loose and packed), sorted. */
+  /**
+   * Every branch name (loose and packed), sorted. A `{ref}.lock` is another engine's write in
+   * progress (or a killed one's leftover), never a branch: git forbids the suffix in ref names.
+   */
   async branches(): Promise<string[]> {
     const { listBranches } = await isomorphicGit();
-    return (await listBranches({ fs: this.io.isoFs, gitdir: this.gitDir })).sort();
+    return (await listBranches({ fs: this.io.isoFs, gitdir: this.gitDir }))
+      .filter((name) => !name.endsWith('.lock'))
+      .sort();
   }
 
   /** Points a branch at a commit (created if missing). */
@@ -71,7 +81,7 @@ export class Refs {
   async setHead(target: HeadRef): Promise<void> {
     const text =
       target.branch !== undefined ? `ref: refs/heads/${target.branch}\n` : `${target.sha}\n`;
-    await this.writeLocked(join(this.gitDir, 'HEAD'), text);
+    await this.writeLocked(this.headFile, text);
   }
 
   private async writeLocked(path: string, text: string): Promise<void> {

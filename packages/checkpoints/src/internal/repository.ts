@@ -110,25 +110,53 @@ async function sweepTempRepos(io: Io, layout: Layout): Promise<void> {
   }
 }
 
+/** Options of {@link sweepRepository}. */
+export interface SweepOptions {
+  /**
+   * Leave shared leftovers (locks, temp objects and packs, a `.pack` without its `.idx`) younger
+   * than this many milliseconds: another engine, in this process or another, may be writing
+   * them right now. 0 sweeps everything, for an `open` that knows it is the only writer.
+   */
+  graceMs: number;
+}
+
 /**
  * Clears what a killed writer leaves behind: git lock files (`index.lock`, `HEAD.lock`,
  * `refs/**\/*.lock`...), temp objects and temp packs, and a `.pack` whose `.idx` never got
- * written (its objects were never visible). Returns the loose object names per fan-out
- * directory, which primes the object store's existence checks.
+ * written (its objects were never visible). A branch work tree's own directory is swept whole
+ * (one engine owns it); the shared files only past `graceMs`. Returns the loose object names per
+ * fan-out directory, which primes the object store's existence checks.
  */
-export async function sweepRepository(io: Io, layout: Layout): Promise<Map<string, Set<string>>> {
+export async function sweepRepository(
+  io: Io,
+  layout: Layout,
+  options: SweepOptions = { graceMs: 0 },
+): Promise<Map<string, Set<string>>> {
+  const now = Date.now();
+  const removeStale = async (path: string): Promise<void> => {
+    if (options.graceMs > 0) {
+      const stat = await io.lstat(path);
+      if (stat && now - Number(stat.mtimeMs) < options.graceMs) return;
+    }
+    await io.unlinkOptional(path);
+  };
   const removeLocks = async (dir: string): Promise<void> => {
     for (const name of await io.readdir(dir)) {
       const path = join(dir, name);
       // Refs are only written under `.lock`; `.tmp-` is what earlier versions swept here. The
       // wider `isAtomicTemp` pattern could match a real branch name (`run-x.0123456789ab.tmp`).
-      if (name.endsWith('.lock') || name.includes('.tmp-')) await io.unlinkOptional(path);
+      if (name.endsWith('.lock') || name.includes('.tmp-')) await removeStale(path);
       else if ((await io.lstat(path))?.isDirectory()) await removeLocks(path);
     }
   };
   for (const name of await io.readdir(layout.gitDir)) {
-    if (name.endsWith('.lock') || isAtomicTemp(name))
-      await io.unlinkOptional(join(layout.gitDir, name));
+    if (name.endsWith('.lock') || isAtomicTemp(name)) await removeStale(join(layout.gitDir, name));
+  }
+  if (layout.worktree) {
+    for (const name of await io.readdir(layout.worktree.dir)) {
+      if (name.endsWith('.lock') || isAtomicTemp(name))
+        await io.unlinkOptional(join(layout.worktree.dir, name));
+    }
   }
   await removeLocks(join(layout.gitDir, 'refs'));
   await removeLocks(join(layout.gitDir, 'logs'));
@@ -140,7 +168,7 @@ export async function sweepRepository(io: Io, layout: Layout): Promise<Map<strin
   for (const name of packNames) {
     const orphan = name.endsWith('.pack') && !indexes.has(name.slice(0, -5));
     if (orphan || name.startsWith('tmp_') || isAtomicTemp(name))
-      await io.unlinkOptional(join(layout.packDir, name));
+      await removeStale(join(layout.packDir, name));
   }
 
   const loose = new Map<string, Set<string>>();
@@ -148,8 +176,7 @@ export async function sweepRepository(io: Io, layout: Layout): Promise<Map<strin
     if (!/^[0-9a-f]{2}$/.test(prefix)) continue;
     const names = new Set<string>();
     for (const name of await io.readdir(join(layout.objectsDir, prefix))) {
-      if (name.startsWith('tmp_obj_'))
-        await io.unlinkOptional(join(layout.objectsDir, prefix, name));
+      if (name.startsWith('tmp_obj_')) await removeStale(join(layout.objectsDir, prefix, name));
       else names.add(name);
     }
     loose.set(prefix, names);

@@ -23,6 +23,7 @@ import {
 } from './stat-cache.js';
 import { saveState } from './tracked-state.js';
 import { diffTrees, type FileRecord, readTree } from './tree-walk.js';
+import { assertRealWorkTree } from './work-tree.js';
 
 /** What a restore must do with one path. */
 interface Plan {
@@ -46,6 +47,7 @@ export async function restoreCheckpoint(
   options: RestoreOptions,
 ): Promise<RestoreResult> {
   const { io, layout, state } = ctx;
+  await assertRealWorkTree(io, layout.workTree, true);
   const clock = await ctx.clock.now();
   const target = await ctx.history.commit(sha);
   const changes = await diffTrees(ctx.store, state.headTree, target.tree);

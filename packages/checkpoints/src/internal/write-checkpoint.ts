@@ -13,6 +13,7 @@ import { type PendingFile, scanFiles } from './scan.js';
 import { type CacheEntry, entryFromStat } from './stat-cache.js';
 import { saveState } from './tracked-state.js';
 import { buildTrees } from './tree-builder.js';
+import { assertRealWorkTree } from './work-tree.js';
 
 /**
  * One checkpoint: scan, hash what the stat cache does not know, write new blobs, rebuild the
@@ -24,6 +25,7 @@ export async function writeCheckpoint(
   input: CheckpointInput,
 ): Promise<CheckpointResult> {
   const { io, layout, store, state } = ctx;
+  await assertRealWorkTree(io, layout.workTree, false);
   const clock = await ctx.clock.now();
   const scan = await scanFiles(io, {
     workTree: layout.workTree,
