@@ -17,11 +17,13 @@ export async function useDatabase(name: string): Promise<{ url: string; pool: pg
   // and that client, already ending, then emits the server's "terminating connection due to
   // administrator command" (57P01) with nobody listening (seen under load in CI). That one error
   // is the teardown's own; any other still fails the run.
-  pool.on('connect', (client) => {
-    client.on('error', (error: Error & { code?: string }) => {
-      if (error.code !== ADMIN_SHUTDOWN) throw error;
-    });
-  });
+  const teardownOnly = (error: Error & { code?: string }) => {
+    if (error.code !== ADMIN_SHUTDOWN) throw error;
+  };
+  pool.on('connect', (client) => client.on('error', teardownOnly));
+  // pg-pool re-emits an idle client's error on the pool itself, where no listener means an
+  // uncaught exception (seen in CI: the same 57P01, through the pool's idle listener).
+  pool.on('error', teardownOnly);
   afterAll(async () => {
     await pool.end();
     await dropDatabase(serverUrl, name);
