@@ -1,5 +1,6 @@
+import { CHECKPOINT_TYPES as SHARED_CHECKPOINT_TYPES } from '@hankweave/types';
 import { describe, expect, it } from 'vitest';
-import { CHECKPOINT_ERROR_CODES, CheckpointError } from './index.js';
+import { CHECKPOINT_ERROR_CODES, CHECKPOINT_TYPES, CheckpointError } from './index.js';
 
 describe('@hankweave/checkpoints', () => {
   it('exports exactly the public names', async () => {
@@ -8,6 +9,10 @@ describe('@hankweave/checkpoints', () => {
 
   it('exports the testing helpers under ./testing', async () => {
     expect(Object.keys(await import('./testing.js')).sort()).toMatchSnapshot();
+  });
+
+  it('knows the same checkpoint types as @hankweave/types', () => {
+    expect([...CHECKPOINT_TYPES]).toEqual([...SHARED_CHECKPOINT_TYPES]);
   });
 
   it('keeps the error codes stable', () => {

@@ -1,11 +1,22 @@
 import type { Fs } from '@hankweave/durable-io';
 
-// The moments a checkpoint records (seed 002 "Checkpoint Types", plus `merge`, the commit that
-// joins parallel branches of codons): one list, kept in @hankweave/types; also the `Status:` line
-// of the commit message.
-import { CHECKPOINT_TYPES, type CheckpointType } from '@hankweave/types';
+/**
+ * The moments a checkpoint records (seed 002 "Checkpoint Types"); `merge` is the commit that joins
+ * parallel branches of codons (issue 36, {@link CheckpointEngine.commitMerge}). The same list as
+ * `@hankweave/types`' (a test holds them equal), kept here because the engine needs only the
+ * error toolkit of that package: its crash tests' children bundle nothing else of it.
+ */
+export const CHECKPOINT_TYPES = [
+  'rig-setup',
+  'completed',
+  'error',
+  'skipped',
+  'exit',
+  'merge',
+] as const;
 
-export { CHECKPOINT_TYPES, type CheckpointType };
+/** One of {@link CHECKPOINT_TYPES}; it is also the `Status:` line of the commit message. */
+export type CheckpointType = (typeof CHECKPOINT_TYPES)[number];
 
 /** Options of {@link CheckpointEngine.open}. */
 export interface CheckpointEngineOptions {
