@@ -80,8 +80,14 @@ describe('when conditions with the real agent', () => {
     expect(asked(world.model.requests, 'TASK_FIX')).toBeGreaterThan(0);
   });
 
-  it('never reads a results file that is a link out of agentRoot, nor blocks on a FIFO', async () => {
-    for (const plant of ['ln -s "$OUTSIDE" results.json', 'mkfifo results.json']) {
+  it('never reads a results file that is a link out of agentRoot, nor blocks on a FIFO, nor quotes bad JSON', async () => {
+    const reasons: Record<string, RegExp> = {
+      'ln -s "$OUTSIDE" results.json': /results\.json is a link/,
+      'mkfifo results.json': /not a regular file/,
+      // Bad JSON with a terminal escape in it: the reason says so without quoting the file.
+      'printf \'{"failed": \\033[2J\' > results.json': /results\.json \/failed: not JSON$/,
+    };
+    for (const [plant, reason] of Object.entries(reasons)) {
       const world = await makeWorld({
         hank: {
           meta: { name: 'conditions', version: '1.0.0' },
@@ -112,9 +118,7 @@ describe('when conditions with the real agent', () => {
         .runs.flatMap((run) => run.codons)
         .find((c) => c.codonId === 'fix');
       expect(fix, plant).toMatchObject({ status: 'skipped', skippedBy: 'condition' });
-      expect(String((fix as { skipReason?: string }).skipReason), plant).toMatch(
-        plant.startsWith('ln') ? /results\.json is a link/ : /not a regular file/,
-      );
+      expect(String((fix as { skipReason?: string }).skipReason), plant).toMatch(reason);
       expect(outcomes(events), plant).toEqual(['test:ok', 'fix:skipped']);
     }
   });

@@ -143,8 +143,9 @@ async function readJsonInside(root: string, path: string): Promise<Lookup> {
     const text = await handle.readFile('utf8');
     try {
       return { value: JSON.parse(text) };
-    } catch (error) {
-      return { absent: `not JSON (${(error as Error).message})` };
+    } catch {
+      // Not the parser's message: it quotes the file, which the reason must not carry into state.
+      return { absent: 'not JSON' };
     }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
