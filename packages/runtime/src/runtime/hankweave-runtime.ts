@@ -340,6 +340,8 @@ export class HankweaveRuntime {
       if (!request?.isAutoRetry) {
         // Conditions first: a codon that will not run spends nothing, so no budget stops it.
         skip = await this.#conditionGate(codonId);
+        // The gate reads files: a shutdown that began meanwhile starts nothing more.
+        if (this.#phase !== 'driving') return;
       }
       if (!request?.isAutoRetry && !skip) {
         const gate = this.#budgetGate(codonId);
