@@ -1,7 +1,7 @@
 import type { HankConfig } from '@hankweave/types';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { validateHank } from '../validation/validate-hank.js';
+import { codon as baseCodon, hankOf } from '../../test/builders.js';
 import { interpret } from './interpret.js';
 import type { AttemptOutcome, UserStep } from './outcomes.js';
 
@@ -9,14 +9,8 @@ import type { AttemptOutcome, UserStep } from './outcomes.js';
 // conflicts and steps: the interpreter ends, each branch runs in its own order, and nothing of a
 // branch runs after its block merged in the same process run.
 
-const codon = (id: string, onFailure: string) => ({
-  id,
-  name: id,
-  model: 'sonnet',
-  continuationMode: 'fresh',
-  promptText: `Do ${id}.`,
-  onFailure,
-});
+/** A codon with the given failure policy, the one thing the property varies of a codon. */
+const codon = (id: string, onFailure: string) => baseCodon(id, { onFailure });
 
 const onFailure = fc.constantFrom('abort', 'retry', 'ignore');
 /** A branch item: a codon, or a loop of one or two codons (1–2 iterations). */
@@ -89,9 +83,7 @@ function build(shape: {
   });
   if (shape.after) items.push(codon('after', 'abort'));
   ids.push('before', 'after', 'p.resolve');
-  const result = validateHank({ meta: { name: 'fuzz', version: '1.0.0' }, hank: items });
-  if (!result.valid) throw new Error(JSON.stringify(result.errors));
-  return { hank: result.config as HankConfig, ids, positions };
+  return { hank: hankOf(items, { meta: { name: 'fuzz', version: '1.0.0' } }), ids, positions };
 }
 
 const outcome: fc.Arbitrary<AttemptOutcome | null> = fc.constantFrom<AttemptOutcome | null>(

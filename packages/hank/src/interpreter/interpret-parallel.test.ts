@@ -1,44 +1,7 @@
-import type { HankConfig } from '@hankweave/types';
 import { describe, expect, it } from 'vitest';
-import { validateHank } from '../validation/validate-hank.js';
-import { interpret } from './interpret.js';
-import type { AttemptOutcome, Execution, InterpreterInput } from './outcomes.js';
+import { block, codon, failing, hankOf, ids, run } from '../../test/builders.js';
+import type { AttemptOutcome, InterpreterInput } from './outcomes.js';
 
-const codon = (id: string, extra: Record<string, unknown> = {}) => ({
-  id,
-  name: id,
-  model: 'sonnet',
-  continuationMode: 'fresh',
-  promptText: `Do ${id}.`,
-  ...extra,
-});
-const block = (id: string, branches: Record<string, unknown[]>, extra = {}) => ({
-  type: 'parallel',
-  id,
-  name: id,
-  branches: Object.entries(branches).map(([branchId, items]) => ({ id: branchId, items })),
-  ...extra,
-});
-
-function hankOf(items: unknown[], extra: Record<string, unknown> = {}): HankConfig {
-  const result = validateHank({ meta: { name: 'spec', version: '1.0.0' }, hank: items, ...extra });
-  if (!result.valid) throw new Error(JSON.stringify(result.errors));
-  return result.config as HankConfig;
-}
-
-function run(
-  hank: HankConfig,
-  table: Record<string, AttemptOutcome[]>,
-  extra: Partial<InterpreterInput> = {},
-) {
-  return interpret({ hank, outcome: (codonId, attempt) => table[codonId]?.[attempt], ...extra });
-}
-const ids = (executions: Execution[]) =>
-  executions.map(
-    (execution) =>
-      `${execution.codonId}:${execution.status}${execution.skippedBy ? ':condition' : ''}`,
-  );
-const failing: AttemptOutcome = { sessions: [{ end: 'fatal-error', cost: 0.02 }] };
 const retriable: AttemptOutcome = { sessions: [{ end: 'retriable-error', cost: 0.02 }] };
 const costing = (cost: number): AttemptOutcome => ({ sessions: [{ end: 'ok', cost }] });
 

@@ -1,46 +1,7 @@
-import type { HankConfig } from '@hankweave/types';
 import { describe, expect, it } from 'vitest';
+import { codon, failing, hankOf, ids, loop, run } from '../../test/builders.js';
 import type { ConditionFacts } from '../conditions/evaluate-condition.js';
-import { validateHank } from '../validation/validate-hank.js';
-import { interpret } from './interpret.js';
-import type { AttemptOutcome, Execution, InterpreterInput } from './outcomes.js';
-
-const codon = (id: string, extra: Record<string, unknown> = {}) => ({
-  id,
-  name: id,
-  model: 'sonnet',
-  continuationMode: 'fresh',
-  promptText: `Do ${id}.`,
-  ...extra,
-});
-const loop = (id: string, terminateOn: unknown, codons: unknown[], extra = {}) => ({
-  type: 'loop',
-  id,
-  name: id,
-  terminateOn,
-  codons,
-  ...extra,
-});
-
-function hankOf(items: unknown[]): HankConfig {
-  const result = validateHank({ meta: { name: 'spec', version: '1.0.0' }, hank: items });
-  if (!result.valid) throw new Error(JSON.stringify(result.errors));
-  return result.config as HankConfig;
-}
-
-function run(
-  hank: HankConfig,
-  table: Record<string, AttemptOutcome[]>,
-  extra: Partial<InterpreterInput> = {},
-) {
-  return interpret({ hank, outcome: (codonId, attempt) => table[codonId]?.[attempt], ...extra });
-}
-const ids = (executions: Execution[]) =>
-  executions.map(
-    (execution) =>
-      `${execution.codonId}:${execution.status}${execution.skippedBy ? ':condition' : ''}`,
-  );
-const failing: AttemptOutcome = { sessions: [{ end: 'fatal-error', cost: 0.02 }] };
+import type { AttemptOutcome, InterpreterInput } from './outcomes.js';
 
 /** A world in which the listed files exist, each holding the given JSON. */
 const world =

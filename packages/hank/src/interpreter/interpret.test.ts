@@ -1,51 +1,11 @@
-import type { HankConfig } from '@hankweave/types';
 import { describe, expect, it } from 'vitest';
-import { validateHank } from '../validation/validate-hank.js';
-import { interpret } from './interpret.js';
-import type { AttemptOutcome, Execution, InterpreterInput, SessionOutcome } from './outcomes.js';
-
-const codon = (id: string, extra: Record<string, unknown> = {}) => ({
-  id,
-  name: id,
-  model: 'sonnet',
-  continuationMode: 'fresh',
-  promptText: `Do ${id}.`,
-  ...extra,
-});
-const loop = (id: string, terminateOn: unknown, codons: unknown[], extra = {}) => ({
-  type: 'loop',
-  id,
-  name: id,
-  terminateOn,
-  codons,
-  ...extra,
-});
-
-function hankOf(items: unknown[], overrides?: unknown): HankConfig {
-  const result = validateHank({
-    meta: { name: 'spec', version: '1.0.0' },
-    ...(overrides ? { overrides } : {}),
-    hank: items,
-  });
-  if (!result.valid) throw new Error(JSON.stringify(result.errors));
-  return result.config as HankConfig;
-}
+import { codon, hankOf, ids, loop, run } from '../../test/builders.js';
+import type { SessionOutcome } from './outcomes.js';
 
 const ok = (cost = 0.01): SessionOutcome => ({ end: 'ok', cost });
 const context: SessionOutcome = { end: 'context-exceeded', cost: 0.01 };
 const transient: SessionOutcome = { end: 'retriable-error', cost: 0.01 };
 const fatal: SessionOutcome = { end: 'fatal-error', cost: 0.01 };
-
-/** Outcomes by `codonId` (the n-th element is attempt n). */
-function run(
-  hank: HankConfig,
-  table: Record<string, AttemptOutcome[]>,
-  extra: Partial<InterpreterInput> = {},
-) {
-  return interpret({ hank, outcome: (codonId, attempt) => table[codonId]?.[attempt], ...extra });
-}
-const ids = (executions: Execution[]) =>
-  executions.map((execution) => `${execution.codonId}:${execution.status}`);
 
 describe('interpret()', () => {
   it('runs top-level codons in order and completes', () => {
@@ -218,7 +178,7 @@ describe('interpret()', () => {
   describe('budgets', () => {
     it('stops a codon at its own limit and the hank at its shared limit', () => {
       const hank = hankOf([codon('a', { budget: { maxDollars: 0.015 } }), codon('b'), codon('c')], {
-        budget: { maxDollars: 0.035 },
+        overrides: { budget: { maxDollars: 0.035 } },
       });
       const result = run(hank, {
         a: [{ sessions: [ok(0.02)] }],
@@ -235,7 +195,7 @@ describe('interpret()', () => {
       // 0.018 (or 0.018000000000000002: 0.006 × 3), which leaves c ±3.5e-18, not a codon's worth.
       for (const bCost of [0.018, 0.006 * 3]) {
         const hank = hankOf([codon('a'), codon('b'), codon('c')], {
-          budget: { maxDollars: 0.027, allocation: 'proportional-strict' },
+          overrides: { budget: { maxDollars: 0.027, allocation: 'proportional-strict' } },
         });
         const result = run(hank, {
           a: [{ sessions: [ok(0.006)] }],

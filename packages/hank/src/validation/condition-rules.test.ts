@@ -1,26 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { codon, issues, loopOf } from '../../test/builders.js';
 import { validateHank } from './validate-hank.js';
 
-const codon = (id: string, extra: Record<string, unknown> = {}) => ({
-  id,
-  name: id,
-  model: 'sonnet',
-  continuationMode: 'fresh',
-  promptText: `Do ${id}.`,
-  ...extra,
-});
-const loopOf = (id: string, codons: unknown[], extra = {}) => ({
-  type: 'loop',
-  id,
-  name: id,
-  terminateOn: { type: 'iterationLimit', limit: 2 },
-  codons,
-  ...extra,
-});
 const validate = (hank: unknown[]) =>
   validateHank({ meta: { name: 'when', version: '1.0.0' }, hank });
-const issues = (result: ReturnType<typeof validate>) =>
-  [...result.errors, ...result.warnings].map((issue) => `${issue.path} ${issue.code}`);
 
 describe('validateHank: when', () => {
   it('accepts every kind of condition, nested', () => {

@@ -1,36 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { codon as baseCodon, block, issues, loopOf } from '../../test/builders.js';
 import { validateHank } from './validate-hank.js';
 
-const codon = (id: string, extra: Record<string, unknown> = {}) => ({
-  id,
-  name: id,
-  model: 'sonnet',
-  continuationMode: 'fresh',
-  promptText: `Do ${id}.`,
-  onFailure: 'abort',
-  ...extra,
-});
-const loopOf = (id: string, codons: unknown[], extra = {}) => ({
-  type: 'loop',
-  id,
-  name: id,
-  terminateOn: { type: 'iterationLimit', limit: 2 },
-  codons,
-  ...extra,
-});
-const block = (id: string, branches: Record<string, unknown[]>, extra = {}) => ({
-  type: 'parallel',
-  id,
-  name: id,
-  branches: Object.entries(branches).map(([branchId, items]) => ({ id: branchId, items })),
-  ...extra,
-});
+/** Every codon here aborts on failure, unless a test says otherwise. */
+const codon = (id: string, extra: Record<string, unknown> = {}) =>
+  baseCodon(id, { onFailure: 'abort', ...extra });
 const validate = (hank: unknown[]) =>
   validateHank({ meta: { name: 'parallel', version: '1.0.0' }, hank });
 const errors = (result: ReturnType<typeof validate>) =>
   result.errors.map((issue) => `${issue.path} ${issue.code}`);
-const issues = (result: ReturnType<typeof validate>) =>
-  [...result.errors, ...result.warnings].map((issue) => `${issue.path} ${issue.code}`);
 
 describe('validateHank: parallel blocks', () => {
   it('accepts a block of branches of codons and loops, with every option', () => {
