@@ -1,64 +1,27 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { sleep } from '@hankweave/durable-io';
 import { type ChildUnderTest, spawnChild } from '@hankweave/durable-io/testing';
-import { build } from 'tsup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { childBundle } from '../test/build-child.js';
 import { cleanupExecutions, makeExecution } from '../test/helpers.js';
 import { nativeGitEnv, runNativeGit } from './testing.js';
 
 const KILLS = 100;
 const BUDGET_MS = 45_000;
-const packageDir = resolve(import.meta.dirname, '..');
-// Inside the package so the bundle resolves isomorphic-git from its node_modules; unique per run.
-const outDir = join(
-  packageDir,
-  'node_modules',
-  '.cache',
-  `crash-child-${process.pid}-${Date.now()}`,
-);
-const childScript = join(outDir, 'crash-child.js');
-const typesErrors = join(
-  dirname(createRequire(import.meta.url).resolve('@hankweave/types/package.json')),
-  'src',
-  'errors.ts',
-);
+const crashChild = childBundle('crash-child');
 
-beforeAll(async () => {
-  mkdirSync(outDir, { recursive: true });
-  await build({
-    entry: { 'crash-child': join(packageDir, 'test', 'crash-child.ts') },
-    outDir,
-    format: ['esm'],
-    platform: 'node',
-    target: 'node20',
-    dts: false,
-    sourcemap: false,
-    clean: false,
-    silent: true,
-    config: false,
-    splitting: false,
-    // The engine needs only the error toolkit from @hankweave/types; bundling that one file
-    // spares each of the 100+ children the startup cost of every zod schema the package defines.
-    // @hankweave/durable-io is small and resolved from the package's node_modules at run time.
-    external: ['isomorphic-git', '@hankweave/durable-io'],
-    noExternal: ['@hankweave/types'],
-    esbuildOptions(options) {
-      options.alias = { '@hankweave/types': typesErrors };
-    },
-  });
-}, 60_000);
+beforeAll(() => crashChild.build(), 60_000);
 
 afterAll(() => {
   cleanupExecutions();
-  rmSync(outDir, { recursive: true, force: true });
+  crashChild.remove();
 });
 
 /** One child: checkpoints (and restores) in a loop until killed; see test/crash-child.ts. */
 function start(exec: string, seed: number, incarnation: number): ChildUnderTest {
-  return spawnChild(childScript, [exec, String(seed), String(incarnation)]);
+  return spawnChild(crashChild.script, [exec, String(seed), String(incarnation)]);
 }
 
 /** Native git without blocking the event loop, so two repositories can be checked at once. */

@@ -7,12 +7,10 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type ChildUnderTest, spawnChild } from '@hankweave/durable-io/testing';
-import { build } from 'tsup';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { childBundle } from '../test/build-child.js';
 import { cleanupExecutions, type Execution, input, makeExecution } from '../test/helpers.js';
 import { gitFold, lines, ten } from '../test/merge-helpers.js';
 import { CheckpointEngine } from './index.js';
@@ -341,41 +339,12 @@ describe('CheckpointEngine', () => {
   });
 });
 
-const packageDir = fileURLToPath(new URL('..', import.meta.url));
-const outDir = join(packageDir, 'node_modules', '.cache', `wt-child-${process.pid}-${Date.now()}`);
-const childScript = join(outDir, 'worktree-child.js');
+const worktreeChild = childBundle('worktree-child');
 
 describe('CheckpointEngine worktrees across processes', () => {
-  beforeAll(async () => {
-    mkdirSync(outDir, { recursive: true });
-    const typesErrors = join(
-      dirname(createRequire(import.meta.url).resolve('@hankweave/types/package.json')),
-      'src',
-      'errors.ts',
-    );
-    // As crash.int.test.ts: the package bundled from source, isomorphic-git and durable-io
-    // resolved from node_modules at run time.
-    await build({
-      entry: { 'worktree-child': join(packageDir, 'test', 'worktree-child.ts') },
-      outDir,
-      format: ['esm'],
-      platform: 'node',
-      target: 'node20',
-      dts: false,
-      sourcemap: false,
-      clean: false,
-      silent: true,
-      config: false,
-      splitting: false,
-      external: ['isomorphic-git', '@hankweave/durable-io'],
-      noExternal: ['@hankweave/types'],
-      esbuildOptions(options) {
-        options.alias = { '@hankweave/types': typesErrors };
-      },
-    });
-  }, 60_000);
+  beforeAll(() => worktreeChild.build(), 60_000);
 
-  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+  afterAll(() => worktreeChild.remove());
 
   it('keeps every commit of the others when one is killed mid-checkpoint', async () => {
     const x = makeExecution();
@@ -386,7 +355,7 @@ describe('CheckpointEngine worktrees across processes', () => {
     const rounds = 25;
     const names = ['p1', 'p2', 'p3'];
     const children: ChildUnderTest[] = names.map((name, i) =>
-      spawnChild(childScript, [x.exec, name, base, String(rounds), String(1000 + i)]),
+      spawnChild(worktreeChild.script, [x.exec, name, base, String(rounds), String(1000 + i)]),
     );
     await Promise.all(children.map((child) => child.waitForLine('ready')));
     // Kill the last one at a random moment inside a checkpoint: a few ms after it announces
