@@ -1,29 +1,10 @@
-import type { Condition, ConditionStatus } from '@hankweave/types';
-import { type ConditionFacts, evaluateCondition } from '../conditions/evaluate-condition.js';
-import { DOLLAR_TOLERANCE, dollarLimits } from './budget.js';
-import {
-  DEFAULT_SESSION,
-  type Execution,
-  type Interpretation,
-  type InterpreterInput,
-  type LoopEnding,
-  type LoopTermination,
-  type Merge,
-  type PlateauVote,
-  type Stop,
-} from './outcomes.js';
-import { type BlockHost, readyLanes, runBlock } from './parallel.js';
-import {
-  buildPlans,
-  childOf,
-  type Entry,
-  iterationOf,
-  type Mark,
-  type PlanEntry,
-  type Retry,
-  TOP,
-} from './plan.js';
-import { plateauVerdict, type Vote } from './plateau-verdict.js';
+import { holds, skipByCondition } from './condition-gate.js';
+import { step } from './lane-step.js';
+import type { Interpretation, InterpreterInput, Stop } from './outcomes.js';
+import { type BlockHost, runBlock } from './parallel.js';
+import { TOP } from './plan.js';
+import { cutAtResumePoint, rollBack } from './resume.js';
+import { createRunState, guard, nextEntry } from './run-state.js';
 
 /*
  * The reference interpreter: the executable specification of hank semantics. Given a hank and
@@ -154,493 +135,54 @@ import { plateauVerdict, type Vote } from './plateau-verdict.js';
  * what the sibling branches did, and cuts everything after the block's merge: the block merges
  * again after the branch runs again. A rollback to a codon before the block cuts every branch.
  * A rollback to a block's resolver keeps the merge it resolved.
+ *
+ * Where the rules are carried out, one concern a file: run-state.ts (the plans and the thread),
+ * lane-step.ts (a lane's step: conditions, budget gate, failure policy), attempt.ts (an attempt
+ * and its dollar limits), condition-gate.ts (conditions), loops.ts (loop endings and plateau
+ * votes), parallel.ts (blocks), resume.ts (resume and rollback).
  */
-
-type Gate =
-  | { kind: 'run' }
-  | { kind: 'loop-ended' }
-  | { kind: 'branch-ended' }
-  | { kind: 'stop'; stop: Stop };
 
 /** The codon executions, stops and loop endings a hank must produce for the given outcomes. */
 export function interpret(input: InterpreterInput): Interpretation {
-  const { hank } = input;
-  const maxExecutions = input.maxExecutions ?? 10_000;
-  const { plans, laneOfCodon } = buildPlans(hank);
-  const executions: Execution[] = [];
-  /** The plan entry of each execution. */
-  const entryOf: Entry[] = [];
+  const state = createRunState(input);
   const stops: Stop[] = [];
-  const loops: LoopEnding[] = [];
-  const merges: Merge[] = [];
-  const votes: Vote[] = [];
-  const abandoned = new Set<number>();
-  let thread: number[] = [];
-  /** Blocks moved past (merged, or skipped by their condition), on the thread. */
-  const marks: Mark[] = [];
-  /** Branches a spent block budget ended, on the thread. */
-  const ended: Mark[] = [];
-  const retries = new Map<string, Retry>();
-  let session = 0;
-
-  const onThread = (execution: number) => thread.includes(execution);
-  const baseIdOf = (codonId: string) => codonId.split('#')[0] ?? codonId;
-  const laneOf = (codonId: string) => laneOfCodon.get(baseIdOf(codonId)) ?? TOP;
-  const planOf = (codonId: string): PlanEntry[] => plans.get(laneOf(codonId)) ?? [];
-  const planIndex = (codonId: string) =>
-    planOf(codonId).findIndex((entry) => entry.codonId === codonId);
-  const laneOfExecution = (index: number) => (entryOf[index] as Entry).lane;
-
-  /** A codon's status as `entry` sees it: never through a sibling branch of its own block. */
-  const statusFor =
-    (entry: Entry | undefined) =>
-    (codonId: string): ConditionStatus => {
-      const newest = thread.findLast((index) => {
-        const of = entryOf[index] as Entry;
-        if (of.codon.id !== codonId) return false;
-        return !entry?.block || of.block?.config !== entry.block.config || of.lane === entry.lane;
-      });
-      return newest === undefined ? 'not-run' : (executions[newest] as Execution).status;
-    };
-
-  const holds = (condition: Condition, entry: Entry | undefined, worldId: string): boolean => {
-    const world = input.world?.(worldId);
-    const facts: ConditionFacts = {
-      statusOf: statusFor(entry),
-      exists: (path) => world?.exists(path) ?? false,
-      jsonFile: (path) => world?.jsonFile(path) ?? { absent: 'not found' },
-      sentinelOutput: (id) => world?.sentinelOutput(id) ?? { absent: 'no output yet' },
-    };
-    return evaluateCondition(condition, facts).holds;
-  };
-
-  const nextEntry = (lane: string): PlanEntry | undefined => {
-    const plan = plans.get(lane) ?? [];
-    const newest = thread.findLast((index) => laneOfExecution(index) === lane);
-    let at = -1;
-    if (newest !== undefined) {
-      at = plan.findIndex((entry) => entry.codonId === (executions[newest] as Execution).codonId);
-      if (at < 0) return undefined;
-    }
-    if (lane === TOP) {
-      for (const mark of marks)
-        at = Math.max(
-          at,
-          plan.findIndex((e) => e.codonId === mark.id),
-        );
-    }
-    return plan[at + 1];
-  };
-
-  const limitsOf = (entry: Entry) =>
-    dollarLimits(
-      hank,
-      {
-        ...(input.maxCost !== undefined ? { maxCost: input.maxCost } : {}),
-        ...(input.runtimeMaxDollars !== undefined
-          ? { runtimeMaxDollars: input.runtimeMaxDollars }
-          : {}),
-      },
-      entry.codon,
-      entry.loop?.config,
-      executions.map((execution, index) => {
-        const of = entryOf[index] as Entry;
-        return {
-          ...(execution.loopId !== undefined ? { loopId: execution.loopId } : {}),
-          ...(of.block ? { block: { blockId: of.block.config.id, child: childOf(of) } } : {}),
-          baseId: baseIdOf(execution.codonId),
-          dollars: execution.cost,
-        };
-      }),
-      entry.block ? { config: entry.block.config, child: childOf(entry) } : undefined,
-    );
-
-  const endLoop = (entry: Entry, reason: LoopTermination, from = planIndex(entry.codonId) + 1) => {
-    const plan = planOf(entry.codonId);
-    const loopId = entry.loop?.config.id;
-    for (let at = plan.length - 1; at >= from; at--) {
-      if (plan[at]?.loop?.config.id === loopId) plan.splice(at, 1);
-    }
-    loops.push({ loopId: loopId ?? '', iteration: entry.loop?.iteration ?? 0, reason });
-  };
-
-  /** Makes sure `successors` follow the entry at `at`, in order, inserting the missing ones. */
-  const ensureAfter = (plan: PlanEntry[], at: number, successors: readonly Entry[]) => {
-    let previous = at;
-    for (const successor of successors) {
-      const found = plan.findIndex((entry) => entry.codonId === successor.codonId);
-      if (found >= 0) previous = found;
-      else plan.splice(++previous, 0, successor);
-    }
-  };
-
-  const budgetGate = (entry: Entry): Gate => {
-    const exhausted = limitsOf(entry).exhausted;
-    if (!exhausted) return { kind: 'run' };
-    const fail = exhausted.onExceeded === 'fail';
-    if (exhausted.scope === 'loop' && entry.loop) {
-      // With `fail` the run stops at the loop, which stays in the plan: a resume meets the same
-      // spent budget again instead of going on after the loop as if it had ended well.
-      if (fail) {
-        endLoop(entry, 'failure', planOf(entry.codonId).length);
-        return { kind: 'stop', stop: 'budget-failed' };
-      }
-      endLoop(entry, 'failure', planIndex(entry.codonId));
-      return { kind: 'loop-ended' };
-    }
-    if (exhausted.scope === 'block' && entry.block) {
-      if (fail) return { kind: 'stop', stop: 'budget-failed' };
-      // Every unfinished branch ends where it is; a resolver does not start.
-      if (entry.block.branchId !== undefined) {
-        for (const lane of readyLanes(host, entry.block.config)) {
-          ended.push({ id: lane, at: executions.length });
-        }
-      }
-      return { kind: 'branch-ended' };
-    }
-    return { kind: 'stop', stop: fail ? 'budget-failed' : 'budget-exceeded' };
-  };
-
-  const continuable = (entry: Entry): boolean => {
-    const previous = planOf(entry.codonId)[planIndex(entry.codonId) - 1];
-    if (!previous) return false;
-    return thread.some((index) => {
-      const execution = executions[index] as Execution;
-      return (
-        execution.codonId === previous.codonId &&
-        (execution.status === 'completed' ||
-          (execution.status === 'skipped' && execution.messages > 0))
-      );
-    });
-  };
-
-  const visibleVotes = (loopId: string) =>
-    votes.filter((vote) => vote.loopId === loopId && onThread(vote.execution));
-
-  const recordVote = (entry: Entry, execution: number, vote: PlateauVote | undefined) => {
-    const loop = entry.loop;
-    if (loop?.config.terminateOn.type !== 'plateau') return;
-    const reported = executions[execution]?.status === 'completed' ? vote : undefined;
-    const iteration = loop.iteration + 1;
-    const last = loop.index === loop.config.codons.length - 1;
-    const decided = visibleVotes(loop.config.id).some(
-      (earlier) => earlier.iteration === iteration && earlier.decision !== 'missing',
-    );
-    if (reported === undefined && (!last || decided)) return;
-    votes.push({ loopId: loop.config.id, iteration, decision: reported ?? 'missing', execution });
-  };
-
-  /** Records an execution of `entry` on the thread; returns its index. */
-  const record = (entry: Entry, execution: Execution, vote?: PlateauVote): number => {
-    const branchId = entry.block?.branchId;
-    executions.push(
-      entry.block && branchId !== undefined
-        ? { ...execution, branch: { blockId: entry.block.config.id, branchId } }
-        : execution,
-    );
-    entryOf.push(entry);
-    const index = executions.length - 1;
-    thread.push(index);
-    recordVote(entry, index, vote);
-    return index;
-  };
-
-  /** Runs one attempt; returns its execution's index (already on the thread). */
-  const runAttempt = (entry: Entry, retryAttempt: number): number => {
-    const attempt = executions.filter((execution) => execution.codonId === entry.codonId).length;
-    const base = {
-      codonId: entry.codonId,
-      ...(entry.loop ? { loopId: entry.loop.config.id } : {}),
-      attempt,
-      session,
-      retryAttempt,
-    };
-    if (entry.codon.continuationMode === 'continue-previous' && !continuable(entry)) {
-      return record(entry, {
-        ...base,
-        status: 'failed',
-        cost: 0,
-        messages: 0,
-        failure: 'no-session',
-      });
-    }
-    const outcome = input.outcome(entry.codonId, attempt) ?? {};
-    if (outcome.stoppedBy === 'skip') {
-      return record(entry, { ...base, status: 'skipped', cost: 0, messages: 1 });
-    }
-    if (outcome.stoppedBy === 'interrupt') {
-      return record(entry, {
-        ...base,
-        status: 'failed',
-        cost: 0,
-        messages: 1,
-        failure: 'interrupted',
-      });
-    }
-    const limits = limitsOf(entry);
-    const contextLoop = entry.loop?.config.terminateOn.type === 'contextExceeded';
-    const sessions = entry.codon.exhaustWithPrompt ? 1 + entry.codon.maxExtensions : 1;
-    let cost = 0;
-    for (let index = 0; ; index++) {
-      const played = outcome.sessions?.[index] ?? DEFAULT_SESSION;
-      cost += played.cost;
-      const spent = { ...base, cost, messages: index + 1 };
-      // Spending the limit itself is not passing it: float noise is no overspend (DOLLAR_TOLERANCE).
-      if (limits.maxDollars !== undefined && cost > limits.maxDollars + DOLLAR_TOLERANCE) {
-        return record(
-          entry,
-          limits.onExceeded === 'complete'
-            ? { ...spent, status: 'completed', budgetExceeded: true }
-            : { ...spent, status: 'failed', failure: 'budget', budgetExceeded: true },
-          outcome.vote,
-        );
-      }
-      switch (played.end) {
-        case 'context-exceeded':
-          return record(
-            entry,
-            contextLoop
-              ? { ...spent, status: 'completed', contextExceeded: true }
-              : { ...spent, status: 'failed', failure: 'context-exceeded', contextExceeded: true },
-            outcome.vote,
-          );
-        case 'retriable-error':
-        case 'fatal-error':
-          return record(entry, { ...spent, status: 'failed', failure: played.end });
-        case 'ok':
-          if (index + 1 >= sessions)
-            return record(entry, { ...spent, status: 'completed' }, outcome.vote);
-      }
-    }
-  };
-
-  /**
-   * True when no codon of the iteration did any work: the newest execution of each, on the
-   * thread, failed or was skipped by a condition.
-   */
-  const iterationFailed = (loopId: string, iteration: number): boolean => {
-    const newest = new Map<string, Execution>();
-    for (const index of thread) {
-      const of = entryOf[index]?.loop;
-      if (of?.config.id === loopId && of.iteration === iteration) {
-        newest.set((executions[index] as Execution).codonId, executions[index] as Execution);
-      }
-    }
-    return [...newest.values()].every(
-      (execution) => execution.status === 'failed' || execution.skippedBy === 'condition',
-    );
-  };
-
-  /** The plan after a loop codon that completed, was skipped or was ignored; true: the run fails. */
-  const afterCodon = (entry: Entry, index: number): boolean => {
-    const execution = executions[index] as Execution;
-    const loop = entry.loop;
-    if (!loop) return false;
-    const { config, iteration } = loop;
-    const plan = planOf(entry.codonId);
-    const at = planIndex(entry.codonId);
-    const iterationEntries = (n: number) => iterationOf(config, n, entry.lane, entry.block);
-    if (execution.contextExceeded && config.terminateOn.type === 'contextExceeded') {
-      endLoop(entry, 'context_exceeded');
-      return false;
-    }
-    if (loop.index < config.codons.length - 1) {
-      ensureAfter(plan, at, iterationEntries(iteration).slice(loop.index + 1, loop.index + 2));
-      return false;
-    }
-    if (execution.budgetExceeded) {
-      endLoop(entry, 'failure');
-      return false;
-    }
-    const terminate = config.terminateOn;
-    if (terminate.type === 'contextExceeded' && iterationFailed(config.id, iteration)) {
-      endLoop(entry, 'failure');
-      return false;
-    }
-    if (terminate.type === 'iterationLimit' && iteration >= terminate.limit - 1) {
-      endLoop(entry, 'iteration_limit');
-      return false;
-    }
-    if (terminate.type === 'plateau') {
-      const verdict = plateauVerdict(visibleVotes(config.id), terminate, iteration + 1);
-      if (verdict === 'error') {
-        endLoop(entry, 'failure');
-        for (const earlier of thread) {
-          const of = entryOf[earlier]?.loop;
-          if (of?.config.id === config.id && of.iteration === iteration) abandoned.add(earlier);
-        }
-        return true;
-      }
-      if (verdict) {
-        endLoop(entry, verdict);
-        return false;
-      }
-    }
-    ensureAfter(plan, at, iterationEntries(iteration + 1));
-    return false;
-  };
-
-  /** Records a codon skipped by a condition; returns its execution's index (on the thread). */
-  const skipByCondition = (entry: Entry): number =>
-    record(entry, {
-      codonId: entry.codonId,
-      ...(entry.loop ? { loopId: entry.loop.config.id } : {}),
-      attempt: executions.filter((execution) => execution.codonId === entry.codonId).length,
-      session,
-      retryAttempt: 1,
-      status: 'skipped',
-      cost: 0,
-      messages: 0,
-      skippedBy: 'condition',
-    });
-
-  /**
-   * The conditions before an entry runs: `loop` when its loop's condition does not hold (the
-   * loop is skipped), `codon` when its own does not, undefined when it may run.
-   */
-  const conditionGate = (entry: Entry): 'loop' | 'codon' | undefined => {
-    const loop = entry.loop;
-    if (loop?.config.when && loop.iteration === 0 && loop.index === 0) {
-      if (!holds(loop.config.when, entry, entry.codonId)) return 'loop';
-    }
-    if (entry.codon.when && !holds(entry.codon.when, entry, entry.codonId)) return 'codon';
-    return undefined;
-  };
-
-  /** Skips every codon of a loop's first iteration; the loop leaves the plan, never having run. */
-  const skipLoop = (entry: Entry) => {
-    const loop = entry.loop as NonNullable<Entry['loop']>;
-    const plan = planOf(entry.codonId);
-    const first = iterationOf(loop.config, 0, entry.lane, entry.block);
-    ensureAfter(plan, planIndex(entry.codonId), first.slice(1));
-    for (const codon of first) skipByCondition(plan[planIndex(codon.codonId)] as Entry);
-    const last = planIndex((first.at(-1) as Entry).codonId);
-    for (let at = plan.length - 1; at > last; at--) {
-      if (plan[at]?.loop?.config.id === loop.config.id) plan.splice(at, 1);
-    }
-  };
-
-  const seriesStart = (entry: Entry): number => {
-    const newest = executions.findLast((execution) => execution.codonId === entry.codonId);
-    return newest?.failure === 'interrupted' ? newest.retryAttempt : 1;
-  };
-
-  const guard = () => {
-    if (executions.length >= maxExecutions) {
-      throw new Error(`The hank did not end within ${maxExecutions} executions`);
-    }
-  };
-
-  /**
-   * One step of a lane: the codon's conditions and budget gate (not before an automatic retry),
-   * then one attempt and what its failure policy says. A stop, or undefined to go on.
-   */
-  const step = (entry: Entry): Stop | undefined => {
-    const retry = retries.get(entry.lane);
-    if (!retry) {
-      const skip = conditionGate(entry);
-      if (skip === 'loop') {
-        skipLoop(entry);
-        return undefined;
-      }
-      if (skip === 'codon') return afterCodon(entry, skipByCondition(entry)) ? 'failed' : undefined;
-      const gate = budgetGate(entry);
-      if (gate.kind === 'stop') return gate.stop;
-      if (gate.kind !== 'run') return undefined;
-    }
-    const retryAttempt = retry?.retryAttempt ?? seriesStart(entry);
-    retries.delete(entry.lane);
-    const index = runAttempt(entry, retryAttempt);
-    const execution = executions[index] as Execution;
-    if (execution.failure === 'interrupted') return 'interrupted';
-    if (execution.status === 'failed') {
-      const policy = entry.codon.onFailure;
-      if (policy === 'ignore') execution.failureIgnored = true;
-      else {
-        const retriable = execution.failure === 'retriable-error';
-        const maxAttempts = entry.codon.retryConfig?.maxAttempts ?? 3;
-        if (policy === 'retry' && retriable && retryAttempt < maxAttempts) {
-          retries.set(entry.lane, { entry, retryAttempt: retryAttempt + 1 });
-          return undefined;
-        }
-        return 'failed';
-      }
-    }
-    return afterCodon(entry, index) ? 'failed' : undefined;
-  };
 
   const host: BlockHost = {
     input,
-    plans,
-    executions,
-    merges,
-    marks,
-    ended,
-    retries,
-    session: () => session,
-    started: (block) => thread.some((index) => entryOf[index]?.block?.config === block),
-    holds: (condition, worldId) => holds(condition, undefined, worldId),
-    nextEntry,
-    step,
-    skipByCondition,
-    guard,
+    plans: state.plans,
+    executions: state.executions,
+    merges: state.merges,
+    marks: state.marks,
+    ended: state.ended,
+    retries: state.retries,
+    session: () => state.session,
+    started: (block) => state.thread.some((index) => state.entryOf[index]?.block?.config === block),
+    holds: (condition, worldId) => holds(state, condition, undefined, worldId),
+    nextEntry: (lane) => nextEntry(state, lane),
+    step: (entry) => step(state, host, entry),
+    skipByCondition: (entry) => skipByCondition(state, entry),
+    guard: () => guard(state),
   };
 
   const runSession = (): Stop => {
-    retries.clear();
+    state.retries.clear();
     for (;;) {
-      guard();
-      const entry = retries.get(TOP)?.entry ?? nextEntry(TOP);
+      guard(state);
+      const entry = state.retries.get(TOP)?.entry ?? nextEntry(state, TOP);
       if (!entry) return 'completed';
-      const stop = 'parallel' in entry ? runBlock(host, entry.parallel) : step(entry);
+      const stop = 'parallel' in entry ? runBlock(host, entry.parallel) : step(state, host, entry);
       if (stop) return stop;
     }
   };
 
-  /** Cuts each lane's thread after its newest execution the plan moved past. */
-  const cutAtResumePoint = () => {
-    const movedPast = (index: number) => {
-      const execution = executions[index] as Execution;
-      return (
-        !abandoned.has(index) &&
-        (execution.status !== 'failed' || execution.failureIgnored === true)
-      );
-    };
-    const keep = new Map<string, number>();
-    for (const index of thread) if (movedPast(index)) keep.set(laneOfExecution(index), index);
-    thread = thread.filter((index) => index <= (keep.get(laneOfExecution(index)) ?? -1));
-  };
-
-  const rollBack = (target: number) => {
-    const completed = thread.filter((index) => executions[index]?.status === 'completed');
-    const codonIds = [
-      ...new Set(completed.map((index) => (executions[index] as Execution).codonId)),
-    ];
-    if (codonIds.length === 0) return;
-    const codonId = codonIds[target % codonIds.length];
-    const newest = completed.findLast((index) => executions[index]?.codonId === codonId) as number;
-    const of = entryOf[newest] as Entry;
-    // Into a branch: that branch is cut there and the block merges again; its sibling branches
-    // keep what they did. After a resolver: the merge it resolved stands.
-    const sibling = (lane: string) =>
-      of.block?.branchId !== undefined &&
-      lane !== of.lane &&
-      lane.startsWith(`${of.block.config.id}/`);
-    const resolved = of.block !== undefined && of.block.branchId === undefined;
-    thread = thread.filter((index) => index <= newest || sibling(laneOfExecution(index)));
-    const keep = (list: Mark[], kept: (mark: Mark) => boolean) =>
-      list.splice(0, list.length, ...list.filter(kept));
-    keep(marks, (mark) => mark.at <= newest || (resolved && mark.at === newest + 1));
-    keep(ended, (mark) => mark.at <= newest || sibling(mark.id));
-  };
-
   for (const userStep of [undefined, ...(input.steps ?? [])]) {
     if (userStep !== undefined) {
-      session++;
-      cutAtResumePoint();
-      if (userStep.kind === 'rollback') rollBack(userStep.target);
+      state.session++;
+      cutAtResumePoint(state);
+      if (userStep.kind === 'rollback') rollBack(state, userStep.target);
     }
     stops.push(runSession());
   }
+  const { executions, loops, merges } = state;
   return { executions, stops, loops, merges };
 }

@@ -30,7 +30,7 @@ export interface BlockHost {
   /** Whether a condition holds, as the top level sees the thread. */
   holds(condition: Condition, worldId: string): boolean;
   nextEntry(lane: string): PlanEntry | undefined;
-  /** One step of a lane (see interpret.ts): a stop, or undefined to go on. */
+  /** One step of a lane (see lane-step.ts): a stop, or undefined to go on. */
   step(entry: Entry): Stop | undefined;
   skipByCondition(entry: Entry): number;
   /** Throws when the run has gone on for `maxExecutions`. */
