@@ -33,14 +33,16 @@ const USES: [string, unknown, string[]][] = [
     ['overrides.sentinel.healthCheckGracePeriodMs', 'overrides.sentinel.waitForAllHealthChecks'],
   ],
   [
-    'a parallel block (specified and validated; the runtime refuses it)',
+    "a parallel block's own budget, a non-shared allocation around it (the runtime refuses them)",
     {
+      overrides: { budget: { maxDollars: 5, allocation: 'proportional' } },
       hank: [
         codon(),
         {
           type: 'parallel',
           id: 'p',
           name: 'P',
+          budget: { maxDollars: 1 },
           branches: [
             { id: 'x', items: [codon({ id: 'x1' })] },
             { id: 'y', items: [codon({ id: 'y1' })] },
@@ -48,7 +50,7 @@ const USES: [string, unknown, string[]][] = [
         },
       ],
     },
-    ['hank[1]'],
+    ['hank[1].budget', 'overrides.budget.allocation'],
   ],
 ];
 
@@ -70,6 +72,38 @@ describe('features accepted but not in effect yet', () => {
           terminateOn: { type: 'iterationLimit', limit: 2 },
           budget: { maxDollars: 1 },
           codons: [codon({ id: 'b', name: 'B', budget: { maxTimeSeconds: 5 } })],
+        },
+      ],
+    };
+    expect(validateHank(hank).valid).toBe(true);
+    expect(notInEffect(hank)).toEqual([]);
+  });
+
+  it('warns about nothing for a parallel block that runs (branches, loops, a resolver)', () => {
+    const hank = {
+      hank: [
+        codon(),
+        {
+          type: 'parallel',
+          id: 'p',
+          name: 'P',
+          maxConcurrency: 1,
+          merge: { onConflict: { resolver: codon({ id: 'fix', name: 'Fix' }) } },
+          branches: [
+            { id: 'x', items: [codon({ id: 'x1' })] },
+            {
+              id: 'y',
+              items: [
+                {
+                  type: 'loop',
+                  id: 'l',
+                  name: 'L',
+                  terminateOn: { type: 'iterationLimit', limit: 2 },
+                  codons: [codon({ id: 'y1' })],
+                },
+              ],
+            },
+          ],
         },
       ],
     };

@@ -1,4 +1,4 @@
-import { isLoopConfig, type LoopConfig } from '@hankweave/types';
+import { hankLoops, type LoopConfig } from '@hankweave/types';
 import type { CodonAttempt } from '../codon/codon-attempt.js';
 import { DATA_LINK_NAME } from '../execution/layout.js';
 import { emit, type RuntimeContext } from '../runtime/runtime-context.js';
@@ -150,7 +150,5 @@ function plainPath(path: string): string {
 }
 
 function loopOf(context: RuntimeContext, loopId: string): LoopConfig | undefined {
-  return context.config.hank.find(
-    (item): item is LoopConfig => isLoopConfig(item) && item.id === loopId,
-  );
+  return hankLoops(context.config).find((item) => item.id === loopId);
 }

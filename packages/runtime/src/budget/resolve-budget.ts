@@ -4,6 +4,7 @@ import {
   type ContainerBudget,
   type ExecutionCodonEntry,
   type HankConfig,
+  hankLoops,
   isLoopConfig,
   type LoopConfig,
 } from '@hankweave/types';
@@ -187,9 +188,7 @@ export function resolveCodonLimits(input: {
   const { config, entry, ceiling, spent } = input;
   const codon = entry.codon as unknown as CodonConfig;
   const loopId = entry.loopContext?.loopId;
-  const loop = config.hank.find(
-    (item): item is LoopConfig => isLoopConfig(item) && item.id === loopId,
-  );
+  const loop = hankLoops(config).find((item) => item.id === loopId);
   const hankOnExceeded = config.overrides?.budget?.onExceeded;
   const onExceeded: OnExceeded =
     codon.budget?.onExceeded ?? loop?.budget?.onExceeded ?? hankOnExceeded ?? 'complete';

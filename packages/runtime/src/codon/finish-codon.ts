@@ -5,7 +5,7 @@ import {
   type CheckpointType,
   type ExitStatus,
   type FailureReason,
-  isLoopConfig,
+  hankLoops,
   isTerminalCodonStatus,
 } from '@hankweave/types';
 import { archiveAfterCodon } from '../archive/archive-after-codon.js';
@@ -259,7 +259,8 @@ export async function finishCodon(
     contextExceeded,
     budgetExceeded: !!final.budgetExceeded,
     conditionSkipped: final.status === 'skipped' && final.condition !== undefined,
-    loopSkipped: final.status === 'skipped' && final.condition?.of === 'loop',
+    loopSkipped:
+      final.status === 'skipped' && final.condition !== undefined && final.condition.of !== 'codon',
   });
   // One synchronous turn: the terminal transition and the plan it decides go into the same
   // state save, so a crash can never leave a finished codon whose loop decision is lost.
@@ -352,8 +353,7 @@ function terminalMove(
 
 function inContextLoop({ context, entry }: CodonAttempt): boolean {
   const loopId = entry.loopContext?.loopId;
-  return context.config.hank.some(
-    (item) =>
-      isLoopConfig(item) && item.id === loopId && item.terminateOn.type === 'contextExceeded',
+  return hankLoops(context.config).some(
+    (item) => item.id === loopId && item.terminateOn.type === 'contextExceeded',
   );
 }

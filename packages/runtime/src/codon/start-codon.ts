@@ -1,4 +1,5 @@
 import type { FailureReason } from '@hankweave/types';
+import { withMergeConflicts } from '../parallel/resolver-prompt.js';
 import { type BuiltPrompts, buildPrompts, type PromptPaths } from '../prompt/prompt-builder.js';
 import { info, reportError, transition } from '../runtime/runtime-context.js';
 import type { CodonAttempt } from './codon-attempt.js';
@@ -84,7 +85,10 @@ export async function startCodon(attempt: CodonAttempt): Promise<StartResult> {
     dataDir: context.layout.dataLink,
   };
   try {
-    const prompts = await buildPrompts(context.config, codon, paths);
+    const prompts = withMergeConflicts(
+      await buildPrompts(context.config, codon, paths),
+      attempt.entry,
+    );
     return { kind: 'ready', prompts, paths, ...(resumeSessionId ? { resumeSessionId } : {}) };
   } catch (error) {
     return {

@@ -32,7 +32,8 @@ export async function takeCheckpoint(
     type: input.type,
     codonId: input.codonId,
     codonName: input.codonName,
-    runId: input.runId,
+    // A branch checkpoints on a git branch of its own: one writer per git branch.
+    runId: context.branch ? `${input.runId}.${context.branch.name}` : input.runId,
     durationMs: Math.round(input.durationMs),
     files,
     ...(changed ? { changed } : {}),

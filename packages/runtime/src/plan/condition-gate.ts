@@ -11,7 +11,7 @@ import {
   conditionSentinelIds,
   describeCondition,
   type ExecutionCodonEntry,
-  isLoopConfig,
+  hankLoops,
   isTerminalCodonStatus,
   type LoopConfig,
 } from '@hankweave/types';
@@ -19,8 +19,11 @@ import type { RuntimeContext } from '../runtime/runtime-context.js';
 
 /** A codon the runtime skips without running it, and why. */
 export interface ConditionSkip {
-  /** Whose `when` did not hold: the codon's own, or its loop's (every codon of iteration 0). */
-  of: 'codon' | 'loop';
+  /**
+   * Whose `when` did not hold: the codon's own, its loop's (every codon of iteration 0), or its
+   * parallel block's (every codon of every branch's first pass, and the block's merge).
+   */
+  of: 'codon' | 'loop' | 'block';
   /** `when (<condition>) does not hold: <the deciding fact>`. */
   reason: string;
 }
@@ -58,10 +61,17 @@ export async function conditionGate(
   return result.holds ? undefined : { of: 'codon', reason: result.reason };
 }
 
+/** A parallel block's `when`, evaluated once before its first codon: the skip, if it does not hold. */
+export async function blockConditionSkip(
+  context: RuntimeContext,
+  when: Condition,
+): Promise<ConditionSkip | undefined> {
+  const result = await evaluate(context, when);
+  return result.holds ? undefined : { of: 'block', reason: result.reason };
+}
+
 const loopOf = (context: RuntimeContext, entry: ExecutionCodonEntry): LoopConfig | undefined =>
-  context.config.hank.find(
-    (item): item is LoopConfig => isLoopConfig(item) && item.id === entry.loopContext?.loopId,
-  );
+  hankLoops(context.config).find((item) => item.id === entry.loopContext?.loopId);
 
 type LooseRecord = { status: string } & Record<string, unknown>;
 

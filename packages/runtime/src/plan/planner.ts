@@ -1,10 +1,16 @@
 import { type LoopVote, plateauVerdict } from '@hankweave/sessions';
 import {
+  type BranchItem,
   type CodonConfig,
   type ExecutionCodonEntry,
   type HankConfig,
+  hankLoops,
   isLoopConfig,
+  isParallelConfig,
   type LoopConfig,
+  type ParallelConfig,
+  type ParallelContext,
+  resolverOf,
 } from '@hankweave/types';
 
 /** Why a loop stopped (`loop.iteration.completed.terminationReason`). */
@@ -14,23 +20,68 @@ export type LoopTermination = 'iteration_limit' | 'context_exceeded' | 'plateau'
 export const loopCodonId = (codonId: string, iteration: number): string =>
   `${codonId}#${iteration}`;
 
-function iterationEntries(loop: LoopConfig, iteration: number): ExecutionCodonEntry[] {
+function iterationEntries(
+  loop: LoopConfig,
+  iteration: number,
+  parallel?: ParallelContext,
+): ExecutionCodonEntry[] {
   return loop.codons.map((codon, codonIndexInLoop) => ({
     codon: codon as ExecutionCodonEntry['codon'],
     codonId: loopCodonId(codon.id, iteration),
     loopContext: { loopId: loop.id, iteration, codonIndexInLoop },
+    ...(parallel ? { parallelContext: parallel } : {}),
   }));
+}
+
+function itemEntries(item: BranchItem, parallel?: ParallelContext): ExecutionCodonEntry[] {
+  return isLoopConfig(item)
+    ? iterationEntries(item, 0, parallel)
+    : [
+        {
+          codon: item as ExecutionCodonEntry['codon'],
+          codonId: item.id,
+          ...(parallel ? { parallelContext: parallel } : {}),
+        },
+      ];
+}
+
+/**
+ * A parallel block's entries: each branch's codons (loops' iteration 0) branch by branch, the
+ * resolver when the merge has one, and last the block's own merge entry (its id, its name).
+ */
+function blockEntries(block: ParallelConfig): ExecutionCodonEntry[] {
+  const resolver = resolverOf(block);
+  return [
+    ...block.branches.flatMap((branch) =>
+      branch.items.flatMap((item) =>
+        itemEntries(item, { blockId: block.id, role: 'branch', branchId: branch.id }),
+      ),
+    ),
+    ...(resolver
+      ? [
+          {
+            codon: resolver as ExecutionCodonEntry['codon'],
+            codonId: resolver.id,
+            parallelContext: { blockId: block.id, role: 'resolver' as const },
+          },
+        ]
+      : []),
+    {
+      codon: { id: block.id, name: block.name, type: 'merge' },
+      codonId: block.id,
+      parallelContext: { blockId: block.id, role: 'merge' },
+    },
+  ];
 }
 
 /**
  * The initial plan (reference §6.6): top-level codons keep their id; each loop contributes only
- * iteration 0 (`id#0`). Later iterations are added lazily by `expandAfterCodon`.
+ * iteration 0 (`id#0`). Later iterations are added lazily by `expandAfterCodon`. A parallel
+ * block contributes its branches' entries, its resolver and its merge (see `blockEntries`).
  */
 export function buildInitialPlan(config: HankConfig): ExecutionCodonEntry[] {
   return config.hank.flatMap((item) =>
-    isLoopConfig(item)
-      ? iterationEntries(item, 0)
-      : [{ codon: item as ExecutionCodonEntry['codon'], codonId: item.id }],
+    isParallelConfig(item) ? blockEntries(item) : itemEntries(item),
   );
 }
 
@@ -101,9 +152,8 @@ export function expandAfterCodon(
   const entry = plan[index];
   const context = entry?.loopContext;
   if (!entry || !context) return { plan: [...plan] };
-  const loop = config.hank.find(
-    (item): item is LoopConfig => isLoopConfig(item) && item.id === context.loopId,
-  );
+  const loop = hankLoops(config).find((item) => item.id === context.loopId);
+  const parallel = entry.parallelContext;
   // A loop that is gone from hank.json (edited between resumes) simply ends.
   if (!loop) {
     return {
@@ -134,7 +184,7 @@ export function expandAfterCodon(
     };
   }
   if (!isLastOfIteration) {
-    const next = iterationEntries(loop, iteration).slice(context.codonIndexInLoop + 1);
+    const next = iterationEntries(loop, iteration, parallel).slice(context.codonIndexInLoop + 1);
     return { plan: ensureAfter(plan, index, next.slice(0, 1)) };
   }
 
@@ -154,7 +204,7 @@ export function expandAfterCodon(
   }
   if (reason) return stop(reason);
   return {
-    plan: ensureAfter(plan, index, iterationEntries(loop, iteration + 1)),
+    plan: ensureAfter(plan, index, iterationEntries(loop, iteration + 1, parallel)),
     iterationEnded: { loopId: loop.id, iteration, isFinal: false },
   };
 }

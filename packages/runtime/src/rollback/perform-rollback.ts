@@ -2,11 +2,12 @@ import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { relativeInside } from '@hankweave/durable-io';
 import { currentRun, executionThread } from '@hankweave/state';
-import type { CodonExecution } from '@hankweave/types';
+import type { CodonExecution, HankweaveState } from '@hankweave/types';
 import { restoreArchivesForRollback } from '../archive/restore-on-rollback.js';
 import type { CheckpointHint } from '../codon/checkpoint-hint.js';
 import { patternsUpTo, resolveTracked } from '../codon/tracked-files.js';
 import { DATA_LINK_NAME } from '../execution/layout.js';
+import { blockBase } from '../parallel/block-lanes.js';
 import { entryCodon } from '../plan/planner.js';
 import { endRun, startRun } from '../runtime/runs.js';
 import { emit, type RuntimeContext } from '../runtime/runtime-context.js';
@@ -55,7 +56,14 @@ export async function performRollback(
   });
   // Archived files come back first: the rig cleanup below then removes the undone codons' rig
   // copies (archived ones too), and the reset settles the tracked files to the target.
-  await restoreArchivesForRollback(context, target.sha);
+  // A branch's checkpoint is in its work tree: agentRoot goes back to before the block, and the
+  // branch's work tree is restored from the thread when the block runs again.
+  const targetEntry = state.executionPlan.find((entry) => entry.codonId === target.codonId);
+  const rootSha =
+    targetEntry?.parallelContext?.role === 'branch'
+      ? blockBase(state, targetEntry.parallelContext.blockId)
+      : target.sha;
+  await restoreArchivesForRollback(context, rootSha);
   const totalSteps = undone.length + 1;
   for (const [index, { codon }] of undone.entries()) {
     emit(context, 'rollback.progress', {
@@ -63,7 +71,8 @@ export async function performRollback(
       totalSteps,
       message: `Rolling back through ${codon.codonId}`,
     });
-    await cleanRig(context, codon.codonId);
+    // A parallel branch's rig was set up in its own work tree, never in agentRoot.
+    if (!inBranch(state, codon.codonId)) await cleanRig(context, codon.codonId);
   }
   emit(context, 'rollback.progress', {
     currentStep: totalSteps,
@@ -72,13 +81,13 @@ export async function performRollback(
   });
   // Everything made since the checkpoint, tracked or not, goes aside first (never deleted): an
   // interrupted attempt's files are in no checkpoint. The restore then only rewrites.
-  const debris = await moveDebris(context, target.sha, fromRun ?? target.runId ?? 'rollback');
+  const debris = await moveDebris(context, rootSha, fromRun ?? target.runId ?? 'rollback');
   if (debris) reportDebris(context, debris);
   // What the tracked patterns match now, as of the newest codon: files an attempt made before it
   // crashed or was stopped (so no checkpoint has them) are undone with the rest.
   const newest = thread.codons[0]?.codon.codonId ?? null;
   const tracked = resolveTracked(context, patternsUpTo(state.executionPlan, newest));
-  const restored = await context.engine.restore(target.sha, { tracked });
+  const restored = await context.engine.restore(rootSha, { tracked });
   hint.invalidate();
   context.scanner.reset();
   emit(context, 'rollback.codonCheckpoint', {
@@ -211,3 +220,8 @@ async function cleanRig(context: RuntimeContext, codonId: string): Promise<void>
     ...(failedCleanups.length > 0 ? { failedCleanups } : {}),
   });
 }
+
+const inBranch = (state: HankweaveState, codonId: string): boolean =>
+  state.executionPlan.some(
+    (entry) => entry.codonId === codonId && entry.parallelContext?.role === 'branch',
+  );

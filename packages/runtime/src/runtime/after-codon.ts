@@ -145,3 +145,18 @@ export function retrySource(
   )?.codon as { completionCheckpoint?: string } | undefined;
   return { runId, afterCodon: previous.codonId, checkpointSha: record?.completionCheckpoint ?? '' };
 }
+
+/**
+ * The source of a continuation run opened inside a parallel block: after the newest record on
+ * the thread, so that every branch's records stay on it (the previous plan entry may be another
+ * branch's codon, and cutting there would undo that branch's later work).
+ */
+export function blockRetrySource(
+  context: RuntimeContext,
+  runId: string,
+): { runId: string; afterCodon: string | null; checkpointSha: string } {
+  const newest = executionThread(context.store.state).codons[0];
+  return newest
+    ? { runId: newest.runId, afterCodon: newest.codon.codonId, checkpointSha: '' }
+    : { runId, afterCodon: null, checkpointSha: '' };
+}

@@ -2,7 +2,12 @@ import { resolve } from 'node:path';
 import { sleep } from '@hankweave/durable-io';
 import type { RecentEvents } from '@hankweave/journal';
 import { currentRun, executionThread } from '@hankweave/state';
-import type { ClientCommandType, HankweaveEvent, HankweaveState } from '@hankweave/types';
+import type {
+  ClientCommandType,
+  ExecutionCodonEntry,
+  HankweaveEvent,
+  HankweaveState,
+} from '@hankweave/types';
 import { type BudgetGate, budgetGate } from '../budget/budget-gate.js';
 import { budgetSettings } from '../budget/budget-options.js';
 import { CheckpointHint } from '../codon/checkpoint-hint.js';
@@ -12,12 +17,15 @@ import { runCodon } from '../codon/run-codon.js';
 import { RuntimeError } from '../errors.js';
 import type { EventListener } from '../events/event-bus.js';
 import { announceOutputs, outputsAfterCodon } from '../outputs/codon-outputs.js';
+import type { BlockHost, BlockOutcome } from '../parallel/block-host.js';
+import { blockIdOf } from '../parallel/block-lanes.js';
+import { runBlock } from '../parallel/run-block.js';
 import { type ConditionSkip, conditionGate } from '../plan/condition-gate.js';
 import { performRollback } from '../rollback/perform-rollback.js';
 import { type RollbackRequest, resolveRollbackTarget } from '../rollback/resolve-target.js';
 import { announceContainment } from '../sandbox/announce-containment.js';
 import type { Containment } from '../sandbox/containment.js';
-import { decideAfterCodon, retrySource } from './after-codon.js';
+import { blockRetrySource, decideAfterCodon, retrySource } from './after-codon.js';
 import { closeExecution } from './close-execution.js';
 import type { CreateRuntimeOptions } from './create-runtime-options.js';
 import type { Decision } from './decision.js';
@@ -85,7 +93,8 @@ export class HankweaveRuntime {
   // Work in flight, awaited by whoever must wait for it (a shutdown, a rollback's caller).
   #startup: Promise<void> | undefined;
   #drive: Promise<void> | undefined;
-  #active: ActiveCodon | undefined;
+  /** The codons running now: one, or one per branch of a parallel block. */
+  readonly #active = new Set<ActiveCodon>();
   #closing: Promise<RuntimeExit> | undefined;
   /** Aborted when the runtime begins to stop: cuts retry pauses short. */
   readonly #stopSignal = new AbortController();
@@ -141,9 +150,18 @@ export class HankweaveRuntime {
     return this.#exec?.context.containment;
   }
 
-  /** The id of the codon running now, if any. */
+  /** The id of the codon running now (the first started, when a parallel block runs several). */
   get activeCodonId(): string | undefined {
-    return this.#active?.control.codonId;
+    return this.#firstActive()?.control.codonId;
+  }
+
+  /** The ids of every codon running now, in the order they started. */
+  get activeCodonIds(): string[] {
+    return [...this.#active].map((active) => active.control.codonId);
+  }
+
+  #firstActive(): ActiveCodon | undefined {
+    return this.#active.values().next().value;
   }
 
   /**
@@ -336,6 +354,14 @@ export class HankweaveRuntime {
         this.#allDone();
         return;
       }
+      const blockId = blockIdOf(this.#planEntry(codonId));
+      if (blockId !== undefined) {
+        // A parallel block runs as one step: its branches, then its merge.
+        const outcome = await runBlock(this.#blockHost(), blockId);
+        request = undefined;
+        if (this.#afterBlock(outcome, first)) continue;
+        return;
+      }
       let skip: ConditionSkip | undefined;
       if (!request?.isAutoRetry) {
         // Conditions first: a codon that will not run spends nothing, so no budget stops it.
@@ -355,7 +381,7 @@ export class HankweaveRuntime {
         }
       }
       const skipPreCommands = request?.skipPreCommands ?? this.#takeSkipRig(codonId);
-      const decision = await this.#executeCodon(codonId, {
+      const decision = await this.#executeCodon(this.context, this.#hint, codonId, {
         skipPreCommands,
         isAutoRetry: request?.isAutoRetry ?? false,
         ...(skip ? { skip } : {}),
@@ -389,6 +415,60 @@ export class HankweaveRuntime {
     }
   }
 
+  /** After a block: true to go on driving; otherwise the drive ends (idle, or stopping). */
+  #afterBlock(outcome: BlockOutcome, first: DriveRequest): boolean {
+    if (this.#phase !== 'driving') return false;
+    if (outcome.kind === 'stopped') return false;
+    if (outcome.kind === 'idle') {
+      this.#settle();
+      return false;
+    }
+    if (!this.settings.autostart || first.single === true) {
+      const next = this.nextCodonId();
+      if (!next) this.#allDone();
+      else {
+        this.#settle();
+        emit(this.context, 'server.idle', {
+          reason: 'codon-completed',
+          message: "Parallel block finished. Use 'codon.next' to continue.",
+        });
+      }
+      return false;
+    }
+    return true;
+  }
+
+  /** What a parallel block borrows from the runtime (see `parallel/run-block.ts`). */
+  #blockHost(): BlockHost {
+    return {
+      context: this.context,
+      hint: this.#hint,
+      stopSignal: this.#stopSignal.signal,
+      driving: () => this.#phase === 'driving',
+      execute: (context, hint, entry, options) =>
+        this.#executeCodon(context, hint, entry.codonId, options),
+      budgetGate: (context, entry) => budgetGate(context, entry),
+      halt: (reason) => {
+        void this.shutdown(reason);
+      },
+      openContinuation: async () => {
+        const run = currentRun(this.context.store.state);
+        if (!run) return;
+        endRun(this.context, run.runId, 'completed');
+        const runId = startRun(this.context, {
+          type: 'continuation',
+          source: blockRetrySource(this.context, run.runId),
+          reason: 'retry',
+        });
+        await this.#exec?.lock.update({ runId });
+      },
+    };
+  }
+
+  #planEntry(codonId: string): ExecutionCodonEntry | undefined {
+    return this.context.store.state.executionPlan.find((entry) => entry.codonId === codonId);
+  }
+
   #allDone(): void {
     if (this.settings.autostart) {
       info(this.context, 'All codons completed successfully. Server shutting down.');
@@ -403,10 +483,11 @@ export class HankweaveRuntime {
   }
 
   async #executeCodon(
+    context: RuntimeContext,
+    hint: CheckpointHint,
     codonId: string,
     options: { skipPreCommands: boolean; isAutoRetry: boolean; skip?: ConditionSkip },
   ): Promise<Decision> {
-    const context = this.context;
     const entry = context.store.state.executionPlan.find(
       (candidate) => candidate.codonId === codonId,
     );
@@ -430,7 +511,10 @@ export class HankweaveRuntime {
       endRun(context, runId, 'completed');
       runId = startRun(context, {
         type: 'continuation',
-        source: retrySource(context, entry, runId),
+        // In a block, the previous plan entry may be another branch's: keep the whole thread.
+        source: entry.parallelContext
+          ? blockRetrySource(context, runId)
+          : retrySource(context, entry, runId),
         reason: 'retry',
       });
       await this.#exec?.lock.update({ runId });
@@ -441,15 +525,16 @@ export class HankweaveRuntime {
       entry,
       skipPreCommands: options.skipPreCommands,
       control,
-      hint: this.#hint,
+      hint,
       ...(options.skip ? { skip: options.skip } : {}),
     });
-    this.#active = { control, promise };
+    const active = { control, promise };
+    this.#active.add(active);
     let outcome: CodonRunOutcome;
     try {
       outcome = await promise;
     } finally {
-      this.#active = undefined;
+      this.#active.delete(active);
     }
     const decision = decideAfterCodon(context, {
       codonId,
@@ -497,7 +582,11 @@ export class HankweaveRuntime {
   ): Promise<string> {
     const { reason, expected } = options;
     this.admit(kind === 'skip' ? 'codon.skip' : 'codon.forceStop');
-    const active = this.#active;
+    const active =
+      expected === undefined
+        ? this.#firstActive()
+        : ([...this.#active].find((candidate) => candidate.control.codonId === expected) ??
+          this.#firstActive());
     if (expected !== undefined && active?.control.codonId !== expected) {
       const running = active?.control.codonId;
       throw new RuntimeError(
@@ -580,14 +669,19 @@ export class HankweaveRuntime {
     await this.#startup?.catch(() => undefined);
     if (!this.#exec) return this.#finish({ exitCode: computeExitCode(reason), reason });
     const context = this.#exec.context;
-    const active = this.#active;
-    if (active) {
+    const active = [...this.#active];
+    if (active.length > 0) {
       info(
         context,
-        'Shutting down: waiting for agent process to exit. Send server.force_shutdown to force quit.',
+        `Shutting down: waiting for ${active.length === 1 ? 'the agent process' : `${active.length} agent processes`} to exit. Send server.force_shutdown to force quit.`,
       );
-      await active.control.stop({ kind: 'shutdown', cause: reason });
-      await active.promise.catch(() => undefined);
+      // Every branch of a parallel block stops at once.
+      await Promise.all(
+        active.map(async (codon) => {
+          await codon.control.stop({ kind: 'shutdown', cause: reason });
+          await codon.promise.catch(() => undefined);
+        }),
+      );
     }
     await this.#drive?.catch(() => undefined);
     await context.sentinels.unload('shutdown').catch(() => []);
@@ -604,7 +698,7 @@ export class HankweaveRuntime {
     this.#phase = 'stopping';
     this.#stopSignal.abort();
     this.#exec?.abandon();
-    this.#active?.control.abandon();
+    for (const active of this.#active) active.control.abandon();
     if (starting) return starting.catch(() => undefined).then(() => this.#close('force'));
     return this.#close('force');
   }

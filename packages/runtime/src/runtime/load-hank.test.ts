@@ -41,29 +41,33 @@ describe('loadHank()', () => {
     expect(models(loadHank({ hank: plain, hankDir: '/tmp' }))).toEqual(['sonnet', 'opus']);
   });
 
-  it('refuses a valid hank with a parallel block (RUNTIME_UNSUPPORTED_FEATURE), --model reaching its codons', () => {
-    const parallel = {
-      meta: { name: 'p', version: '1.0.0' },
-      hank: [
-        codon('plan', 'sonnet'),
-        {
-          type: 'parallel',
-          id: 'build',
-          name: 'build',
-          branches: [
-            { id: 'api', items: [codon('api-code', 'sonnet')] },
-            { id: 'ui', items: [codon('ui-code', 'opus')] },
-          ],
-        },
+  it('loads a parallel block, --model reaching its codons, and refuses what it cannot run yet', () => {
+    const block = (extra: Record<string, unknown> = {}) => ({
+      type: 'parallel',
+      id: 'build',
+      name: 'build',
+      branches: [
+        { id: 'api', items: [codon('api-code', 'sonnet')] },
+        { id: 'ui', items: [codon('ui-code', 'opus')] },
       ],
-    };
-    for (const model of [undefined, 'haiku']) {
-      expect(() =>
-        loadHank({ hank: parallel, hankDir: '/tmp', ...(model ? { model } : {}) }),
-      ).toThrow(
+      ...extra,
+    });
+    const hankWith = (item: unknown, overrides?: unknown) => ({
+      meta: { name: 'p', version: '1.0.0' },
+      hank: [codon('plan', 'sonnet'), item],
+      ...(overrides ? { overrides } : {}),
+    });
+    const loaded = loadHank({ hank: hankWith(block()), hankDir: '/tmp', model: 'haiku' });
+    expect(models(loaded)).toEqual(['haiku', 'haiku', 'haiku']);
+    const refusals: [unknown, unknown, string][] = [
+      [block({ budget: { maxDollars: 1 } }), undefined, 'parallel-budget'],
+      [block(), { budget: { maxDollars: 1, allocation: 'proportional' } }, 'parallel-allocation'],
+    ];
+    for (const [item, overrides, feature] of refusals) {
+      expect(() => loadHank({ hank: hankWith(item, overrides), hankDir: '/tmp' })).toThrow(
         expect.objectContaining({
           code: 'RUNTIME_UNSUPPORTED_FEATURE',
-          details: expect.objectContaining({ feature: 'parallel', items: ['build'] }),
+          details: expect.objectContaining({ feature, items: ['build'] }),
         }),
       );
     }

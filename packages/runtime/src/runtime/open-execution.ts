@@ -18,6 +18,7 @@ import {
   type HankConfig,
   isParallelConfig,
   isTerminalCodonStatus,
+  itemCodons,
   parseJsonWithLocation,
   type SentinelState,
 } from '@hankweave/types';
@@ -143,22 +144,50 @@ function hankModelOverride(raw: unknown): string | undefined {
 }
 
 /**
- * Refuses what a valid hank may say but this runtime does not run yet: a parallel block (issue
- * 36) is specified (the reference interpreter) and validated, but never run by a runtime that
- * would run its branches one after the other in one tree, without the worktrees and the merge
- * its semantics promise.
+ * Refuses what a valid hank may say about parallel blocks (issue 36) that this runtime does not
+ * run yet, rather than accept it and ignore it: a block's own `budget`, a hank budget that is
+ * not `shared` around a block (its shares name items, and a block's spending is not yet counted
+ * as one item), and sentinels on a block's codons (one sentinel host watches one codon at a time,
+ * and a block runs several at once).
  *
- * @throws {RuntimeError} RUNTIME_UNSUPPORTED_FEATURE (details.feature `parallel`, details.items:
- *   the blocks' ids, details.hankPath).
+ * @throws {RuntimeError} RUNTIME_UNSUPPORTED_FEATURE (details.feature, details.items: the
+ *   blocks' or codons' ids, details.hankPath).
  */
 function refuseUnsupported(config: HankConfig, hankPath: string): void {
-  const blocks = config.hank.filter(isParallelConfig).map((block) => block.id);
+  const blocks = config.hank.filter(isParallelConfig);
   if (blocks.length === 0) return;
-  throw new RuntimeError(
-    'RUNTIME_UNSUPPORTED_FEATURE',
-    `${hankPath} has a parallel block (${blocks.join(', ')}): parallel blocks are specified and validated, but this runtime does not run them yet. To run this hank now, replace each block with its branches' codons and loops in sequence`,
-    { details: { hankPath, feature: 'parallel', items: blocks } },
-  );
+  const refuse = (feature: string, items: string[], message: string): never => {
+    throw new RuntimeError('RUNTIME_UNSUPPORTED_FEATURE', `${hankPath}: ${message}`, {
+      details: { hankPath, feature, items },
+    });
+  };
+  const budgeted = blocks.filter((block) => block.budget !== undefined).map((block) => block.id);
+  if (budgeted.length > 0) {
+    refuse(
+      'parallel-budget',
+      budgeted,
+      `parallel block ${budgeted.join(', ')} sets its own budget, which this runtime does not enforce yet. Move the limit to the hank's overrides.budget (shared by every branch) or to the codons`,
+    );
+  }
+  const allocation = config.overrides?.budget?.allocation ?? 'shared';
+  if (allocation !== 'shared') {
+    refuse(
+      'parallel-allocation',
+      blocks.map((block) => block.id),
+      `overrides.budget.allocation is ${allocation}, which this runtime does not apply around a parallel block yet. Use "shared"`,
+    );
+  }
+  const watched = blocks
+    .flatMap((block) => itemCodons(block))
+    .filter((codon) => (codon.sentinels ?? []).length > 0)
+    .map((codon) => codon.id);
+  if (watched.length > 0) {
+    refuse(
+      'parallel-sentinels',
+      watched,
+      `codon ${watched.join(', ')} of a parallel block has sentinels, which this runtime cannot run beside other branches yet. Move the sentinels to a codon after the block`,
+    );
+  }
 }
 
 /** The open resources of an execution, for the runtime to drive and close. */

@@ -1,6 +1,7 @@
 import { executionThread } from '@hankweave/state';
-import { type CodonExecution, isLoopConfig, type LoopContext } from '@hankweave/types';
+import { type CodonExecution, hankLoops, type LoopContext } from '@hankweave/types';
 import { cutShort } from '../codon/retry-series.js';
+import { blockBase } from '../parallel/block-lanes.js';
 import { entryCodon } from '../plan/planner.js';
 import { threadHistory } from '../session-tracking/thread-history.js';
 import type { RuntimeContext } from './runtime-context.js';
@@ -32,7 +33,18 @@ export function resumePoint(context: RuntimeContext): ResumePoint | undefined {
     const loop = entry?.loopContext ?? record.loopContext;
     if (loop && abandoned.has(iterationKey(loop))) continue;
     const found = checkpointOf(record, entry ? entryCodon(entry).onFailure : undefined);
-    if (found) return { runId, codonId: record.codonId, ...found };
+    if (!found) continue;
+    // A branch's checkpoint lives in its work tree: until the block merges, agentRoot holds the
+    // block's base, and the branch's work tree is restored from the thread when the block runs.
+    if (entry?.parallelContext?.role === 'branch') {
+      return {
+        runId,
+        codonId: record.codonId,
+        sha: blockBase(state, entry.parallelContext.blockId),
+        checkpointType: found.checkpointType,
+      };
+    }
+    return { runId, codonId: record.codonId, ...found };
   }
   return undefined;
 }
@@ -72,8 +84,8 @@ const iterationKey = (loop: Pick<LoopContext, 'loopId' | 'iteration'>) =>
 function abandonedIterations(context: RuntimeContext): Set<string> {
   const abandoned = new Set<string>();
   const thread = executionThread(context.store.state).codons;
-  for (const item of context.config.hank) {
-    if (!isLoopConfig(item) || item.terminateOn.type !== 'plateau') continue;
+  for (const item of hankLoops(context.config)) {
+    if (item.terminateOn.type !== 'plateau') continue;
     const newest = new Map<number, string | undefined>();
     for (const record of threadHistory(context, item.id)) {
       newest.set(record.iteration, record.decision);

@@ -52,6 +52,17 @@ export interface RuntimeSettings {
   sandbox: SandboxMode;
 }
 
+/**
+ * The parallel branch a context works in (issue 36): its codons run in the branch's own work tree
+ * (`layout.agentRoot` is that tree) and checkpoint on their own git branch.
+ */
+export interface BranchScope {
+  readonly blockId: string;
+  readonly branchId: string;
+  /** File- and ref-safe, unique per block and branch: the work tree's name and directory. */
+  readonly name: string;
+}
+
 /** Everything the runtime's parts share: the open stores, the bus, the loaded hank. */
 export interface RuntimeContext {
   readonly config: HankConfig;
@@ -84,6 +95,8 @@ export interface RuntimeContext {
    * down cannot write into closed stores. The next start finds its run crashed and recovers.
    */
   readonly abandoned: AbortSignal;
+  /** Set in a parallel branch's context (see `parallel/branch-context.ts`); absent in agentRoot's. */
+  readonly branch?: BranchScope;
 }
 
 /**

@@ -9,7 +9,7 @@ import {
   type CodonConfig,
   type ExecutionCodonEntry,
   type HankConfig,
-  isLoopConfig,
+  hankLoops,
   type LoopConfig,
   type ProgressFileSetting,
 } from '@hankweave/types';
@@ -45,7 +45,7 @@ export function loopOfEntry(
 ): LoopConfig | undefined {
   const loopId = entry.loopContext?.loopId;
   if (loopId === undefined) return undefined;
-  return config.hank.find((item): item is LoopConfig => isLoopConfig(item) && item.id === loopId);
+  return hankLoops(config).find((item) => item.id === loopId);
 }
 
 /** A progress file in force for a codon: where it is in agentRoot, its session, its Verify line. */

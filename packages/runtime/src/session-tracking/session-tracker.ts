@@ -14,7 +14,7 @@ import {
   writePipelineState,
 } from '@hankweave/sessions';
 import type { HankConfig, HankweaveState, LoopConfig } from '@hankweave/types';
-import { isLoopConfig } from '@hankweave/types';
+import { hankLoops } from '@hankweave/types';
 import type { RuntimeLogger } from '../events/server-log.js';
 import { maxIterationsOf, pipelineStateOf } from './pipeline-stages.js';
 import {
@@ -277,7 +277,7 @@ export class SessionTracker {
   }
 
   #loopConfigs(): LoopConfig[] {
-    return this.#options.config.hank.filter(isLoopConfig);
+    return hankLoops(this.#options.config);
   }
 
   #enqueue(what: string, write: () => Promise<unknown>): Promise<void> {

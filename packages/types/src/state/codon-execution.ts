@@ -42,7 +42,8 @@ export const isTerminalCodonStatus = (status: string): status is TerminalCodonSt
  */
 export const CODON_TRANSITIONS: Readonly<Record<CodonStatus, readonly CodonStatus[]>> = {
   preparing: ['starting', 'failed', 'skipped'],
-  starting: ['initializing', 'failed', 'skipped'],
+  // `completed` straight from `starting`: a parallel block's merge record, which runs no agent.
+  starting: ['initializing', 'completed', 'failed', 'skipped'],
   initializing: ['running', 'failed', 'skipped'],
   running: ['completing-sentinels', 'completed', 'failed', 'skipped'],
   'completing-sentinels': ['completed', 'failed', 'skipped'],
@@ -167,7 +168,7 @@ export const skippedCodonSchema = z.looseObject({
    */
   skippedBy: z.literal('condition').optional(),
   skipReason: z.string().optional(),
-  conditionOf: z.enum(['codon', 'loop']).optional(),
+  conditionOf: z.enum(['codon', 'loop', 'block']).optional(),
 });
 
 /** One codon execution record, discriminated on `status` over the 8 states (seed 000). */

@@ -45,11 +45,25 @@ export type Run = z.infer<typeof runSchema>;
 export const planCodonSchema = z.looseObject({ id: z.string().min(1), name: z.string() });
 export type PlanCodon = z.infer<typeof planCodonSchema>;
 
+/**
+ * Where a plan entry sits in a parallel block (issue 36; ours, so readers of the original ignore
+ * it): a codon of branch `branchId`, the block's resolver, or the block's merge. The merge entry
+ * is the block's own place in the plan: its record (codon id = the block id) says the branches
+ * were merged back into agentRoot, so everything after the block follows it on the thread.
+ */
+export const parallelContextSchema = z.looseObject({
+  blockId: z.string().min(1),
+  role: z.enum(['branch', 'resolver', 'merge']),
+  branchId: z.string().min(1).optional(),
+});
+export type ParallelContext = z.infer<typeof parallelContextSchema>;
+
 /** One entry of the flattened plan; loop iterations get runtime ids `id#n` (seed 000). */
 export const executionCodonEntrySchema = z.looseObject({
   codon: planCodonSchema,
   codonId: z.string().min(1),
   loopContext: loopContextSchema.optional(),
+  parallelContext: parallelContextSchema.optional(),
 });
 export type ExecutionCodonEntry = z.infer<typeof executionCodonEntrySchema>;
 

@@ -35,7 +35,7 @@ const codonTransitionMetadataSchema = z.looseObject({
   /** A skip the runtime decided because a `when` condition did not hold. Ours. */
   skippedBy: z.literal('condition').optional(),
   skipReason: z.string().optional(),
-  conditionOf: z.enum(['codon', 'loop']).optional(),
+  conditionOf: z.enum(['codon', 'loop', 'block']).optional(),
   failureReason: failureReasonSchema.optional(),
   sentinelCount: z.number().int().optional(),
   sentinelIds: z.array(z.string()).optional(),
