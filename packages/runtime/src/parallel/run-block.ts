@@ -3,7 +3,7 @@ import { currentRun } from '@hankweave/state';
 import type { ExecutionCodonEntry, ParallelConfig } from '@hankweave/types';
 import { RuntimeError } from '../errors.js';
 import { blockConditionSkip, type ConditionSkip, conditionGate } from '../plan/condition-gate.js';
-import { info } from '../runtime/runtime-context.js';
+import { info, reportError } from '../runtime/runtime-context.js';
 import type { BlockHost, BlockOutcome } from './block-host.js';
 import { blockBase, blockConfig, branchEntries, branchProgress } from './block-lanes.js';
 import { type OpenBranch, openBranch } from './branch-context.js';
@@ -98,9 +98,10 @@ async function runBranch(
   try {
     branch = await openBranch(host.context, { blockId: block.id, branchId, checkpoint });
   } catch (error) {
-    info(
+    reportError(
       host.context,
-      `Branch ${branchId} of ${block.name} could not start: ${(error as Error).message}`,
+      `Branch ${branchId} of parallel block ${block.id} could not start: ${(error as Error).message}`,
+      { severity: 'fatal', code: String((error as { code?: unknown }).code ?? 'RUNTIME_INTERNAL') },
     );
     host.halt('error');
     return { kind: 'halted' };
