@@ -1,5 +1,6 @@
 import type { AgentSession } from '@hankweave/harness';
 import { checkDataSource } from '../data-guard/codon-data-guard.js';
+import { eventBranch } from '../parallel/block-lanes.js';
 import { apiRetryMessage } from '../preflight/api-retry-message.js';
 import type { PromptMetadata } from '../prompt/frontmatter.js';
 import { emit, info, type RuntimeContext, transition } from '../runtime/runtime-context.js';
@@ -35,6 +36,7 @@ export async function consumeAgentEvents(
               : {}),
             startTime: attempt.startTime,
             ...(announce.promptMetadata ? { promptMetadata: announce.promptMetadata } : {}),
+            ...eventBranch(context.store.state, codonId),
           });
           info(context, `Started codon ${codonId} with session ID: ${event.sessionId}`);
         }

@@ -112,6 +112,13 @@ describe('parallel blocks with the real agent', () => {
       .filter((event) => event.type === 'codon.started')
       .map((event) => String(event.data.codonId));
     expect(startedBefore).toEqual(expect.arrayContaining(['style', 'tests', 'docs']));
+    // Each event of a branch codon says which branch it runs in; the others say none.
+    const branchOf = (type: string, codonId: string) =>
+      events.find((event) => event.type === type && event.data.codonId === codonId)?.data.branch;
+    for (const type of ['codon.started', 'codon.completed']) {
+      expect(branchOf(type, 'docs-index')).toEqual({ blockId: 'review', branchId: 'on-docs' });
+      expect(branchOf(type, 'report')).toBeUndefined();
+    }
     // Each branch wrote only its own work tree: no branch saw another's files.
     const tree = (name: string) => join(executionDir, 'branches', `review.on-${name}`, 'agentRoot');
     expect(existsSync(join(tree('style'), 'style.txt'))).toBe(true);

@@ -145,3 +145,14 @@ export function resolvedCheckpoint(
   )?.codon;
   return record ? movedPastCheckpoint(record, resolver) : undefined;
 }
+
+/** The branch a codon runs in, as its events carry it; undefined outside parallel branches. */
+export function eventBranch(
+  state: HankweaveState,
+  codonId: string,
+): { branch: { blockId: string; branchId: string } } | Record<string, never> {
+  const place = state.executionPlan.find((entry) => entry.codonId === codonId)?.parallelContext;
+  return place?.role === 'branch' && place.branchId !== undefined
+    ? { branch: { blockId: place.blockId, branchId: place.branchId } }
+    : {};
+}

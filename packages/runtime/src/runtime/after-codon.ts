@@ -4,6 +4,7 @@ import { emitArchiveReport } from '../archive/archive-after-codon.js';
 import { emitBudgetSummary } from '../budget/budget-summary.js';
 import type { CodonRunOutcome } from '../codon/codon-run-outcome.js';
 import { earlierAttemptsCost } from '../codon/retry-series.js';
+import { eventBranch } from '../parallel/block-lanes.js';
 import type { Expansion } from '../plan/planner.js';
 import { threadHistory } from '../session-tracking/thread-history.js';
 import type { Decision } from './decision.js';
@@ -46,6 +47,7 @@ export function decideAfterCodon(
     ...(outcome.condition
       ? { skippedBy: 'condition' as const, skipReason: outcome.condition.reason }
       : {}),
+    ...eventBranch(context.store.state, codonId),
   });
   if (outcome.condition) info(context, `Codon ${codonId} skipped: ${outcome.condition.reason}`);
   emitStateSnapshot(context, false);

@@ -60,6 +60,9 @@ const checkpointListItemSchema = z.looseObject({
   timestamp: timestampSchema,
 });
 
+/** A parallel block's branch, on the events of the codons that run in it. */
+const eventBranchSchema = z.looseObject({ blockId: z.string(), branchId: z.string() });
+
 export const serverStateEventData = {
   'codon.started': z.looseObject({
     codonId: z.string(),
@@ -69,6 +72,8 @@ export const serverStateEventData = {
     previousSessionId: z.string().optional(),
     startTime: timestampSchema,
     promptMetadata: promptMetadataSchema.optional(),
+    /** The parallel branch the codon runs in (issue 36). Ours. */
+    branch: eventBranchSchema.optional(),
   }),
   'codon.completed': z.looseObject({
     codonId: z.string(),
@@ -81,6 +86,8 @@ export const serverStateEventData = {
     /** A codon the runtime skipped because its `when` (or its loop's) did not hold. Ours. */
     skippedBy: z.literal('condition').optional(),
     skipReason: z.string().optional(),
+    /** The parallel branch the codon ran in (issue 36). Ours. */
+    branch: eventBranchSchema.optional(),
     // The original runtime writes `null` for "not exceeded" (compatibility.md).
     budgetExceeded: budgetExceededSchema.nullish(),
   }),
