@@ -200,8 +200,42 @@ describe('parallel blocks with the real agent', () => {
       /shared\.txt.*content conflict between left-side and right-side/,
     );
     const merge = records(state).find((record) => record.codonId === 'review');
-    const resolver = records(state).find((record) => record.codonId === 'resolve');
+    const resolver = records(state).find((record) => record.codonId === 'review.resolve');
     expect(merge?.completionCheckpoint).toBe(resolver?.completionCheckpoint);
+  }, 120_000);
+
+  it('replays a parallel run: the same codons, the same outcomes and costs, no model', async () => {
+    const recorded = await play(
+      [
+        codon('plan'),
+        block([
+          ['left-side', [codon('left')]],
+          ['right-side', [codon('right'), codon('after-right')]],
+        ]),
+        codon('report'),
+      ],
+      [
+        writing('plan', 'plan.txt', base),
+        writing('left', 'left.txt', 'l\n'),
+        writing('right', 'right.txt', 'r\n'),
+        writing('after-right', 'after.txt', 'a\n'),
+        writing('report', 'report.txt', 'report\n'),
+      ],
+    );
+    expect(recorded.exit.exitCode).toBe(0);
+    const outcomesOf = (state: typeof recorded.state) =>
+      records(state)
+        .map((record) => `${record.codonId}:${record.status}:${record.finalCost ?? 0}`)
+        .sort();
+    const replay = runtimeFor(recorded.world, {
+      replay: { executionDir: recorded.executionDir, maxDelayMs: 0, minDelayMs: 0 },
+      anthropicBaseUrl: 'http://127.0.0.1:9',
+    });
+    await replay.runtime.start();
+    const exit = await replay.runtime.finished;
+    expect(exit.exitCode).toBe(0);
+    expect(outcomesOf(replay.runtime.getState())).toEqual(outcomesOf(recorded.state));
+    expect(completions(replay.events).sort()).toEqual(completions(recorded.events).sort());
   }, 120_000);
 
   it('skips the whole block when its condition does not hold, and goes on after it', async () => {

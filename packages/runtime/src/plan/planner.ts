@@ -61,7 +61,8 @@ function blockEntries(block: ParallelConfig): ExecutionCodonEntry[] {
       ? [
           {
             codon: resolver as ExecutionCodonEntry['codon'],
-            codonId: resolver.id,
+            // The reference interpreter's runtime id of a resolver (validation reserves it).
+            codonId: `${block.id}.resolve`,
             parallelContext: { blockId: block.id, role: 'resolver' as const },
           },
         ]
