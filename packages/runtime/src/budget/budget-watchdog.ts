@@ -3,6 +3,11 @@ import type { AgentEvent, AgentSession } from '@hankweave/harness';
 import type { BudgetExceeded, EventData } from '@hankweave/types';
 import type { BudgetCurrency, CodonLimits } from './resolve-budget.js';
 
+/** The live dollars of every codon attempt of the execution, summed as they are spent. */
+export interface SharedSpend {
+  dollars: number;
+}
+
 /** What one codon attempt has used so far, in every currency the watchdog tracks. */
 export interface BudgetUsage {
   dollars: number;
@@ -21,6 +26,7 @@ export class BudgetWatchdog {
   readonly usage: BudgetUsage = { dollars: 0, outputTokens: 0, contextTokens: 0 };
   #exceeded: BudgetExceeded | undefined;
   #timer: NodeJS.Timeout | undefined;
+  readonly #poolStart: number;
 
   constructor(
     private readonly limits: CodonLimits,
@@ -28,7 +34,14 @@ export class BudgetWatchdog {
     /** `Date.now()` when the codon's time began to count. */
     private readonly startedMs: number = Date.now(),
     private readonly now: () => number = Date.now,
+    /**
+     * A dollar pool shared with codons running at the same time (a parallel block's branches):
+     * every attempt adds its live spend to `spend`, and this one stops once everything spent
+     * since it started passes `limit` (what the hank's container had left then).
+     */
+    private readonly pool?: { spend: SharedSpend; limit: number },
   ) {
+    this.#poolStart = pool?.spend.dollars ?? 0;
     const seconds = limits.maxTimeSeconds;
     if (seconds !== undefined) {
       const left = Math.max(0, startedMs + seconds * 1000 - now());
@@ -60,6 +73,15 @@ export class BudgetWatchdog {
     const turn =
       data.inputTokens + data.cacheReadTokens + data.cacheCreationTokens + data.outputTokens;
     usage.contextTokens = Math.max(usage.contextTokens, turn);
+    const pool = this.pool;
+    if (pool) {
+      pool.spend.dollars += Math.max(0, data.totalCost);
+      const since = pool.spend.dollars - this.#poolStart;
+      if (since > pool.limit + DOLLAR_TOLERANCE) {
+        this.#breach('cost', pool.limit, since);
+        return;
+      }
+    }
     // Spending the limit itself is not passing it; float noise of summed costs is no overspend.
     if (limits.maxDollars !== undefined && usage.dollars > limits.maxDollars + DOLLAR_TOLERANCE)
       this.#breach('cost', limits.maxDollars, usage.dollars);

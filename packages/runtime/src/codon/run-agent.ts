@@ -2,8 +2,8 @@ import { relative } from 'node:path';
 import type { AgentOutcome, AgentSession } from '@hankweave/harness';
 import { addTokenUsage, type FailureReason, type TokenUsage } from '@hankweave/types';
 import { rememberLimits } from '../budget/budget-summary.js';
-import { BudgetWatchdog, describeExceeded } from '../budget/budget-watchdog.js';
-import { codonLimits } from '../budget/codon-budget.js';
+import { BudgetWatchdog, describeExceeded, type SharedSpend } from '../budget/budget-watchdog.js';
+import { codonLimits, runtimeCeiling, spentRows } from '../budget/codon-budget.js';
 import {
   checkDataSource,
   dataSourceFailure,
@@ -63,6 +63,7 @@ function startWatchdog(attempt: CodonAttempt): BudgetWatchdog {
   const { context, codonId, control } = attempt;
   const limits = codonLimits(context, attempt.entry);
   rememberLimits(context, codonId, limits);
+  const pool = branchPool(attempt);
   return new BudgetWatchdog(
     limits,
     (exceeded) => {
@@ -73,7 +74,26 @@ function startWatchdog(attempt: CodonAttempt): BudgetWatchdog {
       void control.stop({ kind: 'budget', exceeded, onExceeded: limits.onExceeded });
     },
     attempt.startedMs,
+    Date.now,
+    pool,
   );
+}
+
+/**
+ * A parallel branch's codon shares the hank's dollars with the branches running beside it: its
+ * watchdog counts their live spend too, so a spent budget stops every branch, not only the one
+ * that crossed it (each would otherwise get the whole remainder). Undefined outside branches or
+ * without a dollar ceiling.
+ */
+function branchPool(attempt: CodonAttempt): { spend: SharedSpend; limit: number } | undefined {
+  const { context, entry } = attempt;
+  const ceiling = runtimeCeiling(context).maxDollars;
+  if (entry.parallelContext?.role !== 'branch' || ceiling === undefined) return undefined;
+  const spent = spentRows(context.store.state, Date.now()).reduce(
+    (sum, row) => sum + row.dollars,
+    0,
+  );
+  return { spend: context.liveSpend, limit: Math.max(0, ceiling - spent) };
 }
 
 async function runSessions(

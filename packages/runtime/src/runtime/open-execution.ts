@@ -382,6 +382,7 @@ export async function openExecution(
       clock,
       startedAt: Date.now(),
       abandoned: abandonment.signal,
+      liveSpend: { dollars: 0 },
     };
     const sentinels = context.sentinels;
     bus.subscribe((event) => sentinels.observe(event));

@@ -13,6 +13,7 @@ import {
   type ModelCatalog,
   type StateTransition,
 } from '@hankweave/types';
+import type { SharedSpend } from '../budget/budget-watchdog.js';
 import type { BudgetSources } from '../budget/resolve-budget.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { RuntimeLogger } from '../events/server-log.js';
@@ -95,6 +96,8 @@ export interface RuntimeContext {
    * down cannot write into closed stores. The next start finds its run crashed and recovers.
    */
   readonly abandoned: AbortSignal;
+  /** Live dollars of every attempt, shared by the branches of a parallel block (budget pool). */
+  readonly liveSpend: SharedSpend;
   /** Set in a parallel branch's context (see `parallel/branch-context.ts`); absent in agentRoot's. */
   readonly branch?: BranchScope;
 }
