@@ -44,6 +44,9 @@ export async function runCodon(
 
   const prepared = await prepareCodon(attempt, input.skipPreCommands);
   if (prepared.kind === 'failed') {
+    // A rig command killed because the codon was stopped (a shutdown, a sibling branch's failure)
+    // was interrupted, not faulty: recorded as such, it runs again on resume even under `ignore`.
+    if (control.stopReason) return finishCodon(attempt, stoppedEnding(control.stopReason));
     return finishCodon(attempt, failedEnding(prepared.failureReason, prepared.exitCode));
   }
   if (control.stopReason) return finishCodon(attempt, stoppedEnding(control.stopReason));
