@@ -46,7 +46,10 @@ describe('a failure inside a parallel block', () => {
                     onFailure: 'abort',
                     // Fails until the file exists: the first run fails, the resume does not.
                     rigSetup: [
-                      { type: 'command', command: { run: 'test -f "$HOME/fixed" || { sleep 6; exit 1; }' } },
+                      {
+                        type: 'command',
+                        command: { run: 'test -f "$HOME/fixed" || { sleep 6; exit 1; }' },
+                      },
                     ],
                   }),
                 ],
