@@ -1,10 +1,12 @@
 import { getEventListeners } from 'node:events';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cleanupTempDirs, makeTempDir } from '@hankweave/durable-io/testing';
 import { createFileJournal, type EventJournal } from '@hankweave/journal';
 import type { NewEvent } from '@hankweave/types';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Terminal } from '../output/terminal.js';
+import { parallelState } from '../output/test-parallel-state.js';
 import { eventsCommand } from './events.js';
 
 const plain = (text: string) => text;
@@ -157,6 +159,46 @@ describe('eventsCommand()', () => {
       ).resolves.toBe(0);
       expect(terminal.lines).toHaveLength(1);
       expect(terminal.lines[0]).toContain('polish-pass#0');
+    });
+  });
+
+  describe('a parallel block', () => {
+    beforeEach(async () => {
+      await writeFile(
+        join(executionDir, '.hankweave', 'state.json'),
+        JSON.stringify(parallelState()),
+      );
+      await journal.appendMany([completed('style'), completed('tests'), completed('plan')]);
+      await journal.flush();
+    });
+
+    it("prefixes a branch's codon with its block/branch", async () => {
+      const terminal = recordingTerminal();
+      await eventsCommand(terminal, { execution: executionDir, type: ['codon.completed'] });
+      const [style, tests, plan] = terminal.lines.slice(-3).map((line) => line.slice(38));
+      expect(style).toMatch(/^\[review\/left\] style /);
+      expect(tests).toMatch(/^\[review\/right\] tests /);
+      expect(plan).toMatch(/^plan {11}/);
+    });
+
+    it('--branch keeps the events of the named branches (block/branch, or a unique branch id)', async () => {
+      const terminal = recordingTerminal();
+      await eventsCommand(terminal, { execution: executionDir, branch: ['review/left'] });
+      expect(terminal.lines).toHaveLength(1);
+      expect(terminal.lines[0]).toContain('[review/left] style');
+      const both = recordingTerminal();
+      await eventsCommand(both, { execution: executionDir, branch: ['left,right'], json: true });
+      expect(both.lines.map((line) => JSON.parse(line).data.codonId)).toEqual(['style', 'tests']);
+    });
+
+    it('--branch refuses a branch the execution does not have, listing its branches', async () => {
+      await expect(
+        eventsCommand(recordingTerminal(), { execution: executionDir, branch: ['review/lft'] }),
+      ).rejects.toMatchObject({
+        code: 'CLI_USAGE',
+        message: expect.stringContaining('Did you mean "review/left"?'),
+        hint: expect.stringContaining('review/left, review/right'),
+      });
     });
   });
 });
