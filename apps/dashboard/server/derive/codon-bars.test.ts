@@ -43,6 +43,19 @@ describe('codonBars()', () => {
     });
   });
 
+  it("carries a parallel block's place from the plan: branch, resolver or merge", async () => {
+    const state = await fixtureState('retried');
+    // As if `observe` ran in branch `left` of block `review` and `summarize` were its merge.
+    const [observe, summarize] = state.executionPlan;
+    if (!observe || !summarize) throw new Error('fixture: a plan');
+    observe.parallelContext = { blockId: 'review', role: 'branch', branchId: 'left' };
+    summarize.parallelContext = { blockId: 'review', role: 'merge' };
+    const [first, second, third] = codonBars(state);
+    expect(first?.parallel).toEqual({ blockId: 'review', role: 'branch', branchId: 'left' });
+    expect(second?.parallel).toEqual({ blockId: 'review', role: 'merge' });
+    expect(third?.parallel).toBeUndefined();
+  });
+
   it('carries names, models, loops, tokens, costs and checkpoints from the plan and the records', async () => {
     const state = await fixtureState('retried');
     const [observe, , , , last] = codonBars(state);

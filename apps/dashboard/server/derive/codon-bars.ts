@@ -78,6 +78,7 @@ function toBar(state: HankweaveState, placed: PlacedRecord, attempt: number): Co
   const model = planModelOf(state, record.codonId);
   const endTime = recordEnd(record);
   const loop = loopOf(state, record);
+  const parallel = planEntryOf(state, record.codonId)?.parallelContext;
   const extensions = (record as { extensionCount?: number }).extensionCount ?? 0;
   const checkpoints = RECORD_CHECKPOINT_TYPES.flatMap((type) => {
     const sha = recordCheckpoint(record, type);
@@ -102,6 +103,15 @@ function toBar(state: HankweaveState, placed: PlacedRecord, attempt: number): Co
     extensions,
     attempt,
     ...(loop ? { loop: { loopId: loop.loopId, iteration: loop.iteration } } : {}),
+    ...(parallel
+      ? {
+          parallel: {
+            blockId: parallel.blockId,
+            role: parallel.role,
+            ...(parallel.branchId === undefined ? {} : { branchId: parallel.branchId }),
+          },
+        }
+      : {}),
     ...(record.status === 'failed'
       ? {
           failure: {
