@@ -83,9 +83,11 @@ export function formatRow(row: CodonRow, style: Style, options: RowOptions): str
     row.status === 'pending'
       ? ''
       : formatDuration(elapsedMs(row.startTime, row.endTime, options.now) ?? 0);
-  const tokens = row.tokens
-    ? `${formatCount(row.tokens.inputTokens)} in ${formatCount(row.tokens.outputTokens)} out`
-    : '';
+  // A parallel block's merge runs no agent: no tokens to show.
+  const tokens =
+    row.tokens && row.parallel?.role !== 'merge'
+      ? `${formatCount(row.tokens.inputTokens)} in ${formatCount(row.tokens.outputTokens)} out`
+      : '';
   const cost = row.status === 'pending' ? '' : formatCost(row.cost);
   const lane = layout.laneWidth ? `${fit(row.lane ?? '', layout.laneWidth)}  ` : '';
   const main = `${lane}${fit(row.codonId, layout.idWidth)}  ${fit(row.name, layout.nameWidth)}  ${elapsed.padStart(7)}  ${fit(tokens, 16)} ${cost.padStart(8)}`;
