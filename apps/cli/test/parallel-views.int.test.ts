@@ -143,4 +143,11 @@ describe('hankweave shows the branches of a parallel block', () => {
     const files = (JSON.parse(diff.stdout) as { files: { path: string }[] }).files;
     expect(files.map((file) => file.path)).toEqual(['style.txt']);
   });
+
+  // Last: it changes the execution.
+  it('rollback takes a branch for its newest codon', async () => {
+    const rollback = await cli('rollback', 'review/left', '-e', executionDir);
+    expect(rollback.code, rollback.stderr).toBe(0);
+    expect(rollback.stdout).toMatch(/Rolled back to style /);
+  });
 });
