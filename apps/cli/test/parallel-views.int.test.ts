@@ -1,31 +1,11 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, executionDirOf, runCli, type Sandbox } from './cli-harness.js';
+import { writeParallelHank } from './parallel-hank.js';
 
 // A parallel block's branches as the CLI shows them (issue 36), with the built binary and the
 // scripted model: `plan`, then block `review` with branches `left` (style) and `right` (tests)
 // that each write their own file at once, merged back, then `ship`.
-const codon = (id: string) => ({
-  id,
-  name: `Codon ${id}`,
-  model: 'sonnet',
-  continuationMode: 'fresh',
-  promptText: `TASK_${id.toUpperCase()}: do ${id}`,
-  checkpointedFiles: ['**/*.txt'],
-});
-const writing = (id: string, path: string) => ({
-  match: { marker: `TASK_${id.toUpperCase()}` },
-  turns: [
-    {
-      content: [{ write: { path, content: `${id}\n` } }],
-      usage: { inputTokens: 100, outputTokens: 20 },
-      delayMs: 300,
-    },
-    { content: [{ text: 'Done.' }], usage: { inputTokens: 120, outputTokens: 5 } },
-  ],
-});
-
 describe('hankweave shows the branches of a parallel block', () => {
   let sandbox: Sandbox;
   let executionDir: string;
@@ -34,46 +14,8 @@ describe('hankweave shows the branches of a parallel block', () => {
 
   beforeAll(async () => {
     sandbox = createSandbox();
-    const hankDir = join(sandbox.root, 'parallel');
-    mkdirSync(join(hankDir, 'data'), { recursive: true });
-    writeFileSync(join(hankDir, 'data', 'input.txt'), 'input\n');
-    writeFileSync(
-      join(hankDir, 'hank.json'),
-      JSON.stringify({
-        meta: { name: 'parallel-views', version: '1.0.0' },
-        hank: [
-          codon('plan'),
-          {
-            type: 'parallel',
-            id: 'review',
-            name: 'Review',
-            branches: [
-              { id: 'left', items: [codon('style')] },
-              { id: 'right', items: [codon('tests')] },
-            ],
-          },
-          codon('ship'),
-        ],
-      }),
-    );
-    writeFileSync(
-      join(hankDir, 'script.json'),
-      JSON.stringify({
-        conversations: [
-          writing('plan', 'plan.txt'),
-          writing('style', 'style.txt'),
-          writing('tests', 'tests.txt'),
-          writing('ship', 'ship.txt'),
-        ],
-      }),
-    );
-    const run = await cli(
-      hankDir,
-      join(hankDir, 'data'),
-      '--scripted-model',
-      join(hankDir, 'script.json'),
-      '--start-new',
-    );
+    const { hankDir, dataDir, script } = writeParallelHank(join(sandbox.root, 'parallel'));
+    const run = await cli(hankDir, dataDir, '--scripted-model', script, '--start-new');
     expect(run.code, run.stderr).toBe(0);
     runOut = run.stdout;
     executionDir = executionDirOf(run.stdout);

@@ -191,6 +191,49 @@ describe('eventsCommand()', () => {
       expect(both.lines.map((line) => JSON.parse(line).data.codonId)).toEqual(['style', 'tests']);
     });
 
+    it('--follow --branch follows a codon the plan gains while it runs', async () => {
+      const terminal = recordingTerminal();
+      const abort = new AbortController();
+      const following = eventsCommand(
+        terminal,
+        { execution: executionDir, follow: true, tail: '0', branch: ['review/left'], pollMs: 5 },
+        abort.signal,
+      );
+      try {
+        const state = parallelState();
+        state.executionPlan.splice(2, 0, {
+          codonId: 'lint#1',
+          codon: { id: 'lint', name: 'Lint' },
+          parallelContext: { blockId: 'review', role: 'branch', branchId: 'left' },
+        });
+        await writeFile(join(executionDir, '.hankweave', 'state.json'), JSON.stringify(state));
+        await journal.appendMany([
+          {
+            type: 'codon.started',
+            timestamp: new Date().toISOString(),
+            data: {
+              codonId: 'lint#1',
+              codonName: 'Lint',
+              sessionId: 's',
+              startTime: new Date().toISOString(),
+            },
+          } as NewEvent,
+          completed('lint#1'),
+          completed('tests'),
+        ]);
+        await journal.flush();
+        await waitUntil(() => terminal.lines.length >= 3);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      } finally {
+        abort.abort();
+        await following;
+      }
+      // `--tail 0` prints every event: left's `style` first, then what followed (not `tests`).
+      expect(terminal.lines).toHaveLength(3);
+      expect(terminal.lines[0]).toContain('[review/left] style');
+      for (const line of terminal.lines.slice(1)) expect(line).toContain('[review/left] lint#1');
+    });
+
     it('--branch refuses a branch the execution does not have, listing its branches', async () => {
       await expect(
         eventsCommand(recordingTerminal(), { execution: executionDir, branch: ['review/lft'] }),

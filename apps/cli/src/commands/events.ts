@@ -122,14 +122,16 @@ export async function eventsCommand(
       }
     : undefined;
   const matches = eventFilter(filter, inBranches);
-  const print = (event: CliEvent) => {
-    // --follow: a plan that grew since (a loop's next iteration) is read again for its lanes.
-    const codonId = eventCodonId(event);
-    if (codonId && event.type === 'codon.started' && !lanes.has(codonId) && options.follow)
-      void readStateOrUndefined(executionDir).then((next) => {
-        if (next) lanes = lanesOf(next);
-      });
-    printEvent(terminal, event, options.json === true, lanes);
+  const print = (event: CliEvent) => printEvent(terminal, event, options.json === true, lanes);
+  // --follow: a codon the plan did not hold (a loop's next iteration inside a branch) has the
+  // plan read again for its lane, before its events are filtered and printed.
+  const refreshLanes = async (events: readonly CliEvent[]) => {
+    const unknown = events.some((event) => {
+      const codonId = eventCodonId(event);
+      return event.type === 'codon.started' && codonId !== undefined && !lanes.has(codonId);
+    });
+    const next = unknown ? await readStateOrUndefined(executionDir) : undefined;
+    if (next) lanes = lanesOf(next);
   };
   const journal = await openJournalReadOnly(path);
   try {
@@ -158,7 +160,7 @@ export async function eventsCommand(
       checkCodons(filter.codons, await executionCodonIds(executionDir, seen.codons));
     for (const event of kept) print(event);
     if (options.follow)
-      await follow(journal, cursor, matches, print, options.pollMs ?? 250, signal);
+      await follow(journal, cursor, matches, print, options.pollMs ?? 250, signal, refreshLanes);
     return 0;
   } finally {
     await journal.close();
@@ -172,11 +174,13 @@ async function follow(
   print: (event: CliEvent) => void,
   pollMs: number,
   signal?: AbortSignal,
+  beforePage?: (events: readonly CliEvent[]) => Promise<void>,
 ): Promise<void> {
   let cursor = start;
   while (!signal?.aborted) {
     const page = await journal.getEventsAfter(cursor, PAGE);
     cursor = page.nextCursor;
+    await beforePage?.(page.events);
     for (const event of page.events) if (matches(event)) print(event);
     if (!page.hasMore) await sleep(pollMs, signal);
   }
