@@ -141,6 +141,20 @@ export function codonBars(state: HankweaveState): CodonBar[] {
   });
 }
 
+/** The parallel blocks of the plan with their branch ids, both in plan order (issue 36). */
+export function planBlocks(state: HankweaveState): { blockId: string; branches: string[] }[] {
+  const blocks = new Map<string, string[]>();
+  for (const entry of state.executionPlan) {
+    const parallel = entry.parallelContext;
+    if (!parallel) continue;
+    const branches = blocks.get(parallel.blockId) ?? [];
+    if (parallel.branchId !== undefined && !branches.includes(parallel.branchId))
+      branches.push(parallel.branchId);
+    blocks.set(parallel.blockId, branches);
+  }
+  return [...blocks].map(([blockId, branches]) => ({ blockId, branches }));
+}
+
 /** The loops of the plan with how many iterations it holds so far, in plan order. */
 export function planLoops(state: HankweaveState): { loopId: string; iterations: number }[] {
   const iterations = new Map<string, Set<number>>();

@@ -152,6 +152,11 @@ export interface ExecutionDetail {
   bars: CodonBar[];
   /** Loops of the plan, for the timeline's grouping. */
   loops: { loopId: string; iterations: number }[];
+  /**
+   * Optional, additive: the parallel blocks of the plan with their branch ids in plan order, so
+   * the timeline draws a block's lanes in branch order.
+   */
+  blocks?: { blockId: string; branches: string[] }[];
   /** The live runtime, when one holds the lock. */
   live?: { pid: number; runId?: string; port?: number; heartbeat?: string };
 }

@@ -155,6 +155,23 @@ describe('a parallel block on the timeline', () => {
     expect(rows[3]?.barIndexes).toEqual([2]);
   });
 
+  it("orders a block's lanes as the plan lists its branches, whichever started first", () => {
+    const bars = [
+      bar('tests', 1, 4, { parallel: right }),
+      bar('fix', 5, 6, { parallel: { blockId: 'review', role: 'resolver' } }),
+      bar('style', 2, 3, { parallel: left }),
+    ];
+    const plan = [{ blockId: 'review', branches: ['left', 'right'] }];
+    expect(timelineRows(bars, [], plan).map((r) => r.key)).toEqual([
+      'block:review',
+      'branch:review/left',
+      'branch:review/right',
+      'resolver:review/fix',
+    ]);
+    // Without the plan's order: order of first start.
+    expect(timelineRows(bars).map((r) => r.key)[1]).toBe('branch:review/right');
+  });
+
   it('keeps two blocks apart, and a block whose merge has not run yet has an empty header', () => {
     const bars = [
       bar('a', 0, 1, { parallel: left }),

@@ -61,6 +61,24 @@ function blockRowOf(blocks: Map<string, BlockRows>, blockId: string): BlockRows 
   return block;
 }
 
+/**
+ * A block's lanes in the plan's branch order (branches the plan does not list keep their order
+ * of first start, after those it does), the resolver's rows after every branch.
+ */
+function inPlanOrder(
+  children: readonly TimelineRow[],
+  blocks: readonly { blockId: string; branches: readonly string[] }[],
+): TimelineRow[] {
+  const order = blocks.find((block) => block.blockId === children[0]?.blockId)?.branches ?? [];
+  const rank = (row: TimelineRow): number => {
+    if (row.kind !== 'branch') return Number.MAX_SAFE_INTEGER;
+    const at = order.indexOf(row.branchId ?? '');
+    return at === -1 ? order.length : at;
+  };
+  // Array.prototype.sort is stable: equal ranks keep their order of first start.
+  return [...children].sort((a, b) => rank(a) - rank(b));
+}
+
 /** Puts a bar of a parallel block on its row: a merge on the header, others on their lane. */
 function placeInBlock(
   block: BlockRows,
@@ -118,6 +136,8 @@ export const parseTime = (iso: string | undefined, fallback: number): number => 
 export function timelineRows(
   bars: readonly CodonBar[],
   loops: readonly { loopId: string; iterations: number }[] = [],
+  /** The plan's blocks: their branch lanes go in this order (else in order of first start). */
+  blocks: readonly { blockId: string; branches: readonly string[] }[] = [],
 ): TimelineRow[] {
   const order = bars
     .map((bar, index) => ({ index, t: parseTime(bar.startTime, Number.POSITIVE_INFINITY) }))
@@ -127,7 +147,7 @@ export function timelineRows(
   const rows: TimelineRow[] = [];
   const codonRows = new Map<string, TimelineRow>();
   const loopRows = new Map<string, { header: TimelineRow; children: TimelineRow[] }>();
-  const blocks = new Map<string, BlockRows>();
+  const blockRows = new Map<string, BlockRows>();
   // Top-level entries in order of first start: a codon row, a loop with its children, or a
   // parallel block with its lanes.
   const topLevel: (TimelineRow | { loopId: string } | { blockId: string })[] = [];
@@ -135,8 +155,8 @@ export function timelineRows(
   for (const { index } of order) {
     const bar = bars[index] as CodonBar;
     if (bar.parallel !== undefined) {
-      if (!blocks.has(bar.parallel.blockId)) topLevel.push({ blockId: bar.parallel.blockId });
-      placeInBlock(blockRowOf(blocks, bar.parallel.blockId), bar, bar.parallel, index);
+      if (!blockRows.has(bar.parallel.blockId)) topLevel.push({ blockId: bar.parallel.blockId });
+      placeInBlock(blockRowOf(blockRows, bar.parallel.blockId), bar, bar.parallel, index);
       continue;
     }
     const codonId = baseCodonId(bar);
@@ -183,8 +203,8 @@ export function timelineRows(
   for (const entry of topLevel) {
     if ('kind' in entry) rows.push(entry);
     else if ('blockId' in entry) {
-      const block = blocks.get(entry.blockId);
-      if (block !== undefined) rows.push(block.header, ...block.children);
+      const block = blockRows.get(entry.blockId);
+      if (block !== undefined) rows.push(block.header, ...inPlanOrder(block.children, blocks));
     } else {
       const loop = loopRows.get(entry.loopId);
       if (loop !== undefined) rows.push(loop.header, ...loop.children);

@@ -76,12 +76,12 @@ export function Timeline({
   const viewport = useElementWidth(scroller);
   const [zoom, setZoom] = useState(1);
   const [hovered, setHovered] = useState<number>();
-  const { bars, loops } = detail;
+  const { bars, loops, blocks } = detail;
   const running = bars.some((bar) => bar.endTime === undefined);
   // Running bars grow with the clock; finished executions never re-render on a timer.
   const now = useNow(running ? 2000 : null);
 
-  const rows = useMemo(() => timelineRows(bars, loops), [bars, loops]);
+  const rows = useMemo(() => timelineRows(bars, loops, blocks), [bars, loops, blocks]);
   const numbers = useMemo(() => runNumbers(detail.runTree), [detail.runTree]);
   const drawing = useMemo((): TimelineDrawing | undefined => {
     if (viewport === 0) return undefined;
