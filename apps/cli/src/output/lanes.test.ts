@@ -7,6 +7,7 @@ import { statusCommand } from '../commands/status.js';
 import { codonRows } from './codon-rows.js';
 import type { CliEvent } from './describe-event.js';
 import { branchCodonRef, codonsOfLane, laneCodonLabel, laneLabel, lanesOf } from './lanes.js';
+import { LiveView } from './live-view.js';
 import { formatRow, rowLayout } from './row-format.js';
 import { PlainView } from './run-view.js';
 import type { Terminal } from './terminal.js';
@@ -124,6 +125,29 @@ describe('PlainView with a parallel block', () => {
     expect(style).toMatch(/^\[review\/left\] style /);
     expect(tests).toMatch(/^\[review\/right\] tests /);
     expect(ship).toMatch(/^ship {13}/);
+  });
+});
+
+describe('LiveView with a parallel block', () => {
+  it('draws one line per codon, several active at once, each with its lane', () => {
+    const recorded = recordingTerminal();
+    const state = parallelState();
+    // Both branches running at once.
+    const run = state.runs[0];
+    const tests = run?.codons[2];
+    if (!run || !tests) throw new Error('fixture: a run with plan, style and tests');
+    run.codons[1] = { ...tests, codonId: 'style' };
+    const view = new LiveView(
+      recorded,
+      () => state,
+      () => 120,
+    );
+    view.started('/tmp/x');
+    view.stop();
+    const drawn = recorded.lines.join('').split('\n');
+    expect(drawn.some((line) => / review\/left {3}style .* running$/.test(line))).toBe(true);
+    expect(drawn.some((line) => / review\/right {2}tests .* running$/.test(line))).toBe(true);
+    expect(drawn.some((line) => /· review merge {2}review /.test(line))).toBe(true);
   });
 });
 
