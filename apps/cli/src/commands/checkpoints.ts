@@ -17,9 +17,14 @@ const declare = (program: CommandUnknownOpts) =>
   )
     .addOption(completeWith(new Option('--codon <id>', 'only checkpoints of this codon'), 'codons'))
     .addOption(completeWith(new Option('--run <runId>', 'only checkpoints of this run'), 'runs'))
-    .option(
-      '--branch <block/branch>',
-      "only checkpoints of a parallel block's branch (a branch id alone when unique)",
+    .addOption(
+      completeWith(
+        new Option(
+          '--branch <block/branch>',
+          "only checkpoints of a parallel block's branch (a branch id alone when unique)",
+        ),
+        'branches',
+      ),
     )
     .addOption(
       new Option('--type <type>', 'only checkpoints of this type').choices([

@@ -56,10 +56,13 @@ const declare = (program: CommandUnknownOpts) =>
       ),
     )
     .addOption(
-      new Option(
-        '-b, --branch <block/branch>',
-        "only events of a parallel block's branch (repeatable, comma-separated; a branch id alone when unique)",
-      ).argParser(collect),
+      completeWith(
+        new Option(
+          '-b, --branch <block/branch>',
+          "only events of a parallel block's branch (repeatable, comma-separated; a branch id alone when unique)",
+        ).argParser(collect),
+        'branches',
+      ),
     )
     .option('--json', 'print raw NDJSON events');
 

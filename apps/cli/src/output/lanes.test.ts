@@ -4,6 +4,7 @@ import { cleanupTempDirs, makeTempDir } from '@hankweave/durable-io/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { branchFilter } from '../commands/checkpoints.js';
 import { statusCommand } from '../commands/status.js';
+import { dynamicValues } from '../completion/dynamic-values.js';
 import { codonRows } from './codon-rows.js';
 import type { CliEvent } from './describe-event.js';
 import { branchCodonRef, codonsOfLane, laneCodonLabel, laneLabel, lanesOf } from './lanes.js';
@@ -188,5 +189,21 @@ describe('hankweave status with a parallel block', () => {
       lane: 'review merge',
       parallel: { blockId: 'review', role: 'merge' },
     });
+  });
+});
+
+describe('completion of branch names', () => {
+  afterEach(() => cleanupTempDirs());
+
+  it('offers the branches of the execution for --branch, and with the rollback targets', async () => {
+    const dir = (await makeTempDir('complete-branches-')).path;
+    await mkdir(join(dir, '.hankweave'), { recursive: true });
+    await writeFile(join(dir, '.hankweave', 'state.json'), JSON.stringify(parallelState()));
+    const words = ['events', '-e', dir];
+    expect(dynamicValues('branches', words, {}, dir)).toEqual(['review/left', 'review/right']);
+    expect(dynamicValues('targets', words, {}, dir)).toEqual(
+      expect.arrayContaining(['last-success', 'style', 'review/left', 'review/right']),
+    );
+    expect(dynamicValues('codons', words, {}, dir)).not.toContain('review/left');
   });
 });
