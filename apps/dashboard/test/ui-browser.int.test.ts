@@ -2,6 +2,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeParallelHank } from '../../cli/test/parallel-hank.js';
 import {
   createSandbox,
   executionDirOf,
@@ -51,7 +52,7 @@ if (chromium === undefined) console.warn(`ui-browser.int.test.ts skipped: ${CHRO
 const describeInChromium = chromium === undefined ? describe.skip : describe;
 
 /** Screenshots this file saves, by name (artifacts/screenshots/<name>.png). */
-const SCREENSHOTS = ['list', 'timeline', 'codon', 'diff', 'rollback', 'live'] as const;
+const SCREENSHOTS = ['list', 'timeline', 'codon', 'diff', 'rollback', 'live', 'parallel'] as const;
 
 const idOf = (dir: string) => basename(dir);
 const usd = (value: string | null | undefined) => Number(value ?? Number.NaN);
@@ -338,6 +339,46 @@ describeInChromium(`hankweave ui in headless Chromium (${chromium ?? 'none'})`, 
     // `hankweave rollback` records one run: no empty `continue` run before the rollback's own.
     const reasons = (await runTreeOnPage()).map((node) => node.reason).sort();
     expect(reasons).toEqual(['fresh', 'rollback']);
+  });
+
+  it("draws a parallel block's branches as lanes and its merge as a marker", async () => {
+    const { hankDir, dataDir, script } = writeParallelHank(join(sandbox.root, 'parallel'));
+    const made = await runCli([hankDir, dataDir, '--scripted-model', script, '--start-new'], {
+      env: sandbox.env,
+    });
+    expect(made.code, made.stderr).toBe(0);
+    const dir = executionDirOf(made.stdout);
+    const records = recordsOf(fullState(dir));
+    await open(`/executions/${idOf(dir)}`);
+    // Every record but the merge is a bar; the merge (codon id = the block id) is a marker.
+    await waitForCount(page, testId('codon-bar'), records.length - 1);
+    const labels = await attributesOf(page, '.timeline-label', [
+      'data-testid',
+      'data-block-id',
+      'data-branch-id',
+    ]);
+    expect(labels.map((label) => Object.values(label).join(':'))).toEqual([
+      'timeline-row::',
+      'parallel-group:review:',
+      'branch-lane:review:left',
+      'branch-lane:review:right',
+      'timeline-row::',
+    ]);
+    const key = (codonId: string) => records.find(({ record }) => record.codonId === codonId)?.key;
+    expect(await attributesOf(page, testId('merge-marker'), ['data-key', 'data-status'])).toEqual([
+      { 'data-key': key('review'), 'data-status': 'completed' },
+    ]);
+    // The two branches ran at once: their bars overlap in time, on rows of their own.
+    const box = async (codonId: string) =>
+      (
+        await page.$(`${testId('codon-bar')}${where('data-key', key(codonId) ?? '')}`)
+      )?.boundingBox();
+    const [style, tests] = [await box('style'), await box('tests')];
+    if (!style || !tests) throw new Error('the branch bars are drawn');
+    expect(tests.y).toBeGreaterThan(style.y);
+    expect(style.x).toBeLessThan(tests.x + tests.width);
+    expect(tests.x).toBeLessThan(style.x + style.width);
+    await saveScreenshot(page, 'parallel');
   });
 
   it('lists the checkpoints state.json records and diffs two side by side', async () => {

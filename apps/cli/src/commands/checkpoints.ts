@@ -1,10 +1,11 @@
 import { type CommandUnknownOpts, Option } from '@commander-js/extra-typings';
-import { openCheckpointsReadOnly } from '@hankweave/inspection';
+import { openCheckpointsReadOnly, readExecutionState } from '@hankweave/inspection';
 import { completeWith } from '../completion/value-sources.js';
 import { withExecutionOptions } from '../execution/execution-options.js';
 import { findExecution } from '../execution/find-execution.js';
 import { commandHint } from '../output/command-hint.js';
 import { dateTime, fit, shortSha } from '../output/format.js';
+import { branchLanesOf, laneLabel, lanesOf } from '../output/lanes.js';
 import type { Terminal } from '../output/terminal.js';
 import type { CommandContext, OptionsOf } from './command-context.js';
 
@@ -16,6 +17,15 @@ const declare = (program: CommandUnknownOpts) =>
   )
     .addOption(completeWith(new Option('--codon <id>', 'only checkpoints of this codon'), 'codons'))
     .addOption(completeWith(new Option('--run <runId>', 'only checkpoints of this run'), 'runs'))
+    .addOption(
+      completeWith(
+        new Option(
+          '--branch <block/branch>',
+          "only checkpoints of a parallel block's branch (a branch id alone when unique)",
+        ),
+        'branches',
+      ),
+    )
     .addOption(
       new Option('--type <type>', 'only checkpoints of this type').choices([
         'rig-setup',
@@ -41,6 +51,9 @@ export async function checkpointsCommand(
   options: CheckpointsOptions,
 ): Promise<number> {
   const executionDir = await findExecution(options);
+  const inBranch = options.branch
+    ? branchFilter(await readExecutionState(executionDir), options.branch)
+    : undefined;
   const engine = await openCheckpointsReadOnly(executionDir);
   try {
     const head = await engine.head();
@@ -49,6 +62,7 @@ export async function checkpointsCommand(
     const list = (await engine.list()).filter(
       (checkpoint) =>
         matchesCodon(checkpoint.codonId) &&
+        (!inBranch || inBranch(checkpoint.codonId)) &&
         (!options.run || checkpoint.runId === options.run) &&
         (!options.type || checkpoint.type === options.type),
     );
@@ -62,7 +76,7 @@ export async function checkpointsCommand(
     const { style } = terminal;
     if (list.length === 0) {
       terminal.out(
-        `No checkpoints${options.codon || options.run || options.type ? ' match the filters' : ' yet'} in ${executionDir}`,
+        `No checkpoints${options.codon || options.run || options.type || options.branch ? ' match the filters' : ' yet'} in ${executionDir}`,
       );
       return 0;
     }
@@ -96,4 +110,21 @@ export async function checkpointsCommand(
   } finally {
     await engine.close();
   }
+}
+
+/**
+ * `--branch review/left`: true for a checkpoint of a codon of that branch (every checkpoint a
+ * branch's codons take is on its git branch `run-<run>.review.left`). A name no branch has is a
+ * usage error listing the branches there are.
+ */
+export function branchFilter(
+  state: Parameters<typeof lanesOf>[0],
+  branch: string,
+): (codonId: string) => boolean {
+  const lanes = lanesOf(state);
+  const named = branchLanesOf([branch], lanes) ?? new Set<string>();
+  return (codonId) => {
+    const parallel = lanes.get(codonId);
+    return parallel !== undefined && named.has(laneLabel(parallel));
+  };
 }

@@ -11,6 +11,7 @@ import { withExecutionOptions } from '../execution/execution-options.js';
 import { findExecution } from '../execution/find-execution.js';
 import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
+import { branchCodonRef } from '../output/lanes.js';
 import type { Style, Terminal } from '../output/terminal.js';
 import { collect } from './collect.js';
 import type { CommandContext, OptionsOf } from './command-context.js';
@@ -25,7 +26,7 @@ const declare = (program: CommandUnknownOpts) =>
       completeWith(
         new Argument(
           '<a>',
-          'a checkpoint: sha, codon, or codon:type (type: rig-setup, completed, error, skipped, start, end)',
+          'a checkpoint: sha, codon, codon:type (type: rig-setup, completed, error, skipped, start, end), or a parallel branch (block/branch[:type]: its newest codon)',
         ),
         'codons',
       ),
@@ -62,12 +63,15 @@ export async function diffCommand(
 ): Promise<number> {
   const executionDir = await findExecution(options);
   const state = await readExecutionState(executionDir);
+  // A parallel block's branch (`review/left`) stands for its newest codon: its branch's end.
+  const resolve = (ref: string) =>
+    resolveCheckpointRef(branchCodonRef(ref, state) ?? ref, state, engine, commandHint);
   const engine = await openCheckpointsReadOnly(executionDir);
   try {
     let from: ResolvedRef;
     let to: ResolvedRef;
     if (b === undefined) {
-      to = await resolveCheckpointRef(a, state, engine, commandHint);
+      to = await resolve(a);
       const info = (await engine.list()).find((checkpoint) => checkpoint.sha === to.sha);
       const parent = info?.parents[0];
       if (!parent)
@@ -78,8 +82,8 @@ export async function diffCommand(
         );
       from = { sha: parent, label: `${parent.slice(0, 7)} (its parent)` };
     } else {
-      from = await resolveCheckpointRef(a, state, engine, commandHint);
-      to = await resolveCheckpointRef(b, state, engine, commandHint);
+      from = await resolve(a);
+      to = await resolve(b);
     }
     const entries = await engine.diff(from.sha, to.sha, {
       patch: !options.nameOnly,

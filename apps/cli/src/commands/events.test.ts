@@ -1,10 +1,12 @@
 import { getEventListeners } from 'node:events';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cleanupTempDirs, makeTempDir } from '@hankweave/durable-io/testing';
 import { createFileJournal, type EventJournal } from '@hankweave/journal';
 import type { NewEvent } from '@hankweave/types';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Terminal } from '../output/terminal.js';
+import { parallelState } from '../output/test-parallel-state.js';
 import { eventsCommand } from './events.js';
 
 const plain = (text: string) => text;
@@ -157,6 +159,89 @@ describe('eventsCommand()', () => {
       ).resolves.toBe(0);
       expect(terminal.lines).toHaveLength(1);
       expect(terminal.lines[0]).toContain('polish-pass#0');
+    });
+  });
+
+  describe('a parallel block', () => {
+    beforeEach(async () => {
+      await writeFile(
+        join(executionDir, '.hankweave', 'state.json'),
+        JSON.stringify(parallelState()),
+      );
+      await journal.appendMany([completed('style'), completed('tests'), completed('plan')]);
+      await journal.flush();
+    });
+
+    it("prefixes a branch's codon with its block/branch", async () => {
+      const terminal = recordingTerminal();
+      await eventsCommand(terminal, { execution: executionDir, type: ['codon.completed'] });
+      const [style, tests, plan] = terminal.lines.slice(-3).map((line) => line.slice(38));
+      expect(style).toMatch(/^\[review\/left\] style /);
+      expect(tests).toMatch(/^\[review\/right\] tests /);
+      expect(plan).toMatch(/^plan {11}/);
+    });
+
+    it('--branch keeps the events of the named branches (block/branch, or a unique branch id)', async () => {
+      const terminal = recordingTerminal();
+      await eventsCommand(terminal, { execution: executionDir, branch: ['review/left'] });
+      expect(terminal.lines).toHaveLength(1);
+      expect(terminal.lines[0]).toContain('[review/left] style');
+      const both = recordingTerminal();
+      await eventsCommand(both, { execution: executionDir, branch: ['left,right'], json: true });
+      expect(both.lines.map((line) => JSON.parse(line).data.codonId)).toEqual(['style', 'tests']);
+    });
+
+    it('--follow --branch follows a codon the plan gains while it runs', async () => {
+      const terminal = recordingTerminal();
+      const abort = new AbortController();
+      const following = eventsCommand(
+        terminal,
+        { execution: executionDir, follow: true, tail: '0', branch: ['review/left'], pollMs: 5 },
+        abort.signal,
+      );
+      try {
+        const state = parallelState();
+        state.executionPlan.splice(2, 0, {
+          codonId: 'lint#1',
+          codon: { id: 'lint', name: 'Lint' },
+          parallelContext: { blockId: 'review', role: 'branch', branchId: 'left' },
+        });
+        await writeFile(join(executionDir, '.hankweave', 'state.json'), JSON.stringify(state));
+        await journal.appendMany([
+          {
+            type: 'codon.started',
+            timestamp: new Date().toISOString(),
+            data: {
+              codonId: 'lint#1',
+              codonName: 'Lint',
+              sessionId: 's',
+              startTime: new Date().toISOString(),
+            },
+          } as NewEvent,
+          completed('lint#1'),
+          completed('tests'),
+        ]);
+        await journal.flush();
+        await waitUntil(() => terminal.lines.length >= 3);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      } finally {
+        abort.abort();
+        await following;
+      }
+      // `--tail 0` prints every event: left's `style` first, then what followed (not `tests`).
+      expect(terminal.lines).toHaveLength(3);
+      expect(terminal.lines[0]).toContain('[review/left] style');
+      for (const line of terminal.lines.slice(1)) expect(line).toContain('[review/left] lint#1');
+    });
+
+    it('--branch refuses a branch the execution does not have, listing its branches', async () => {
+      await expect(
+        eventsCommand(recordingTerminal(), { execution: executionDir, branch: ['review/lft'] }),
+      ).rejects.toMatchObject({
+        code: 'CLI_USAGE',
+        message: expect.stringContaining('Did you mean "review/left"?'),
+        hint: expect.stringContaining('review/left, review/right'),
+      });
     });
   });
 });

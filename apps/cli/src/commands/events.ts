@@ -4,7 +4,13 @@ import { sleep } from '@hankweave/durable-io';
 import { eventCodonId, journalPath, readExecutionState } from '@hankweave/inspection';
 import { type EventJournal, openJournalReadOnly } from '@hankweave/journal';
 import { executionThread } from '@hankweave/state';
-import { EVENT_TYPES, JOURNALED_EVENT_TYPES, suggestKey } from '@hankweave/types';
+import {
+  EVENT_TYPES,
+  type HankweaveState,
+  JOURNALED_EVENT_TYPES,
+  type ParallelContext,
+  suggestKey,
+} from '@hankweave/types';
 import { completeWith } from '../completion/value-sources.js';
 import { withExecutionOptions } from '../execution/execution-options.js';
 import { findExecution } from '../execution/find-execution.js';
@@ -12,6 +18,7 @@ import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
 import { type CliEvent, describeEvent } from '../output/describe-event.js';
 import { fit } from '../output/format.js';
+import { branchLanesOf, laneCodonLabel, laneLabel, lanesOf } from '../output/lanes.js';
 import type { Terminal } from '../output/terminal.js';
 import { collect } from './collect.js';
 import type { CommandContext, OptionsOf } from './command-context.js';
@@ -46,6 +53,15 @@ const declare = (program: CommandUnknownOpts) =>
           'only events of this codon (a loop codon id matches every iteration)',
         ).argParser(collect),
         'codons',
+      ),
+    )
+    .addOption(
+      completeWith(
+        new Option(
+          '-b, --branch <block/branch>',
+          "only events of a parallel block's branch (repeatable, comma-separated; a branch id alone when unique)",
+        ).argParser(collect),
+        'branches',
       ),
     )
     .option('--json', 'print raw NDJSON events');
@@ -96,9 +112,30 @@ export async function eventsCommand(
       'Events appear once the hank has started.',
     );
   const tail = parseTail(options.tail);
+  const state = await readStateOrUndefined(executionDir);
+  // Which codon runs in which branch of a parallel block: event lines name the branch.
+  let lanes = lanesOf(state);
   const filter = parseFilter(options);
-  const matches = eventFilter(filter);
-  const print = (event: CliEvent) => printEvent(terminal, event, options.json === true);
+  const branchLanes = branchLanesOf(filter.branches, lanes);
+  // Looked up at each event, so a loop iteration the plan gains while following still matches.
+  const inBranches = branchLanes
+    ? (codonId: string) => {
+        const parallel = lanes.get(codonId);
+        return parallel !== undefined && branchLanes.has(laneLabel(parallel));
+      }
+    : undefined;
+  const matches = eventFilter(filter, inBranches);
+  const print = (event: CliEvent) => printEvent(terminal, event, options.json === true, lanes);
+  // --follow: a codon the plan did not hold (a loop's next iteration inside a branch) has the
+  // plan read again for its lane, before its events are filtered and printed.
+  const refreshLanes = async (events: readonly CliEvent[]) => {
+    const unknown = events.some((event) => {
+      const codonId = eventCodonId(event);
+      return event.type === 'codon.started' && codonId !== undefined && !lanes.has(codonId);
+    });
+    const next = unknown ? await readStateOrUndefined(executionDir) : undefined;
+    if (next) lanes = lanesOf(next);
+  };
   const journal = await openJournalReadOnly(path);
   try {
     // One pass from the start: keeps the last `tail` matches and ends with the cursor at the end;
@@ -126,7 +163,7 @@ export async function eventsCommand(
       checkCodons(filter.codons, await executionCodonIds(executionDir, seen.codons));
     for (const event of kept) print(event);
     if (options.follow)
-      await follow(journal, cursor, matches, print, options.pollMs ?? 250, signal);
+      await follow(journal, cursor, matches, print, options.pollMs ?? 250, signal, refreshLanes);
     return 0;
   } finally {
     await journal.close();
@@ -140,11 +177,13 @@ async function follow(
   print: (event: CliEvent) => void,
   pollMs: number,
   signal?: AbortSignal,
+  beforePage?: (events: readonly CliEvent[]) => Promise<void>,
 ): Promise<void> {
   let cursor = start;
   while (!signal?.aborted) {
     const page = await journal.getEventsAfter(cursor, PAGE);
     cursor = page.nextCursor;
+    await beforePage?.(page.events);
     for (const event of page.events) if (matches(event)) print(event);
     if (!page.hasMore) await sleep(pollMs, signal);
   }
@@ -166,6 +205,7 @@ function parseTail(value: string | undefined): number {
 interface EventsFilter {
   types: string[];
   codons: string[];
+  branches: string[];
 }
 
 /** `-t a,b -t c` → `[a, b, c]`: the flags repeat and take comma-separated lists. */
@@ -176,11 +216,18 @@ const listOf = (values: string[] | undefined): string[] =>
     .filter(Boolean);
 
 function parseFilter(options: EventsOptions): EventsFilter {
-  return { types: listOf(options.type), codons: listOf(options.codon) };
+  return {
+    types: listOf(options.type),
+    codons: listOf(options.codon),
+    branches: listOf(options.branch),
+  };
 }
 
 /** `--type codon.completed,error` (a trailing `*` matches a prefix) and `--codon id` (loop ids match every iteration). */
-function eventFilter({ types, codons }: EventsFilter): (event: CliEvent) => boolean {
+function eventFilter(
+  { types, codons }: EventsFilter,
+  inBranches?: (codonId: string) => boolean,
+): (event: CliEvent) => boolean {
   return (event) => {
     if (
       types.length > 0 &&
@@ -194,8 +241,20 @@ function eventFilter({ types, codons }: EventsFilter): (event: CliEvent) => bool
       if (!codonId || !codons.some((codon) => codonId === codon || codonId.startsWith(`${codon}#`)))
         return false;
     }
+    if (inBranches) {
+      const codonId = eventCodonId(event);
+      if (!codonId || !inBranches(codonId)) return false;
+    }
     return true;
   };
+}
+
+async function readStateOrUndefined(executionDir: string): Promise<HankweaveState | undefined> {
+  try {
+    return await readExecutionState(executionDir);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -256,14 +315,22 @@ function checkCodons(codons: readonly string[], valid: readonly string[]): void 
 }
 
 /** Prints one event as a line (time, type, codon, description), or as NDJSON. */
-export function printEvent(terminal: Terminal, event: CliEvent, json: boolean): void {
+export function printEvent(
+  terminal: Terminal,
+  event: CliEvent,
+  json: boolean,
+  lanes?: ReadonlyMap<string, ParallelContext>,
+): void {
   if (json) {
     terminal.out(JSON.stringify(event));
     return;
   }
   const { style } = terminal;
   const time = event.timestamp.slice(11, 23);
+  const codonId = eventCodonId(event) ?? '';
+  // A branch's codon carries its branch (`[review/left] style`), whole: concurrent branches interleave.
+  const label = laneCodonLabel(codonId, lanes?.get(codonId));
   terminal.out(
-    `${style.dim(time)} ${style.cyan(fit(event.type, 24))} ${fit(eventCodonId(event) ?? '', 14)} ${describeEvent(event)}`,
+    `${style.dim(time)} ${style.cyan(fit(event.type, 24))} ${fit(label, Math.max(14, Array.from(label).length))} ${describeEvent(event)}`,
   );
 }

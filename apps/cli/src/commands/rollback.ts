@@ -1,4 +1,5 @@
 import { Argument, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import { readExecutionState } from '@hankweave/inspection';
 import { rollbackExecution } from '@hankweave/inspection/rollback';
 import { completeWith } from '../completion/value-sources.js';
 import { withExecutionOptions } from '../execution/execution-options.js';
@@ -6,6 +7,7 @@ import { findExecution } from '../execution/find-execution.js';
 import { commandHint, shellArg } from '../output/command-hint.js';
 import { describeEvent } from '../output/describe-event.js';
 import { shortSha } from '../output/format.js';
+import { branchCodonRef } from '../output/lanes.js';
 import { logTo } from '../output/run-view.js';
 import type { Terminal } from '../output/terminal.js';
 import { resumeFlagsOf } from '../sessions/resume-flags.js';
@@ -23,7 +25,7 @@ const declare = (program: CommandUnknownOpts) =>
       completeWith(
         new Argument(
           '<target>',
-          'last-success, a codon or codon:type (default type: end), or a checkpoint sha',
+          "last-success, a codon or codon:type (default type: end), a parallel block's branch (block/branch[:type]: its newest codon), or a checkpoint sha",
         ),
         'targets',
       ),
@@ -53,7 +55,10 @@ export async function rollbackCommand(
   options: RollbackOptions,
 ): Promise<number> {
   const executionDir = await findExecution(options);
-  const result = await rollbackExecution(executionDir, target, {
+  // A parallel block's branch (`review/left`) stands for its newest codon on the thread.
+  const state = await readExecutionState(executionDir).catch(() => undefined);
+  const resolved = (state && branchCodonRef(target, state)) ?? target;
+  const result = await rollbackExecution(executionDir, resolved, {
     force: options.force === true,
     command: commandHint,
     logger: {

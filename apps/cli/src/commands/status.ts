@@ -152,10 +152,16 @@ function nextCodon(
   rows: ReturnType<typeof codonRows>,
   running: boolean,
 ): string {
-  const active = rows.find((row) => row.status !== 'pending' && row.endTime === undefined);
-  if (active && running) return `(${active.codonId} is ${active.status})`;
-  if (active)
-    return `(${active.codonId} was ${active.status} when its runtime died; resuming recovers it)`;
+  // The branches of a parallel block run at once: every active codon is named.
+  const active = rows.filter((row) => row.status !== 'pending' && row.endTime === undefined);
+  const says = active
+    .map(
+      (row) =>
+        `${row.lane ? `${row.lane}: ` : ''}${row.codonId} ${running ? 'is' : 'was'} ${row.status}`,
+    )
+    .join(', ');
+  if (active.length > 0 && running) return `(${says})`;
+  if (active.length > 0) return `(${says} when its runtime died; resuming recovers it)`;
   if (thread.nextCodonId) return thread.nextCodonId;
   if (thread.interruptedCodonId)
     return `${thread.interruptedCodonId} (it was interrupted; resuming runs it again from the last success)`;

@@ -69,14 +69,18 @@ export function executionForCompletion(
 
 interface LooseState {
   runs?: { runId?: string; codons?: { codonId?: string }[] }[];
-  executionPlan?: { codonId?: string }[];
+  executionPlan?: {
+    codonId?: string;
+    parallelContext?: { blockId?: string; role?: string; branchId?: string };
+  }[];
 }
 
 /**
  * The words `hankweave __complete <kind>` prints, one per line: codon ids of the execution
  * (`codons`: plan entries, loop iterations `polish-pass#1` and their loop codon `polish-pass`;
- * `targets`: those and `last-success`, what rollback and diff take), its run ids (`runs`), or the
- * session keys of the registry (`sessions`). Nothing when nothing is found: completion must
+ * `targets`: those, `last-success` and the branches, what rollback and diff take), its run ids
+ * (`runs`), its parallel blocks' branches (`branches`: `review/left`), or the session keys of the
+ * registry (`sessions`). Nothing when nothing is found: completion must
  * never print an error.
  */
 export function dynamicValues(
@@ -97,6 +101,14 @@ export function dynamicValues(
   const state = readJson(join(dir, '.hankweave', 'state.json')) as LooseState | undefined;
   if (!state) return [];
   if (kind === 'runs') return (state.runs ?? []).flatMap((run) => (run.runId ? [run.runId] : []));
+  const branches = [
+    ...new Set(
+      (state.executionPlan ?? []).flatMap(({ parallelContext: p }) =>
+        p?.role === 'branch' && p.blockId && p.branchId ? [`${p.blockId}/${p.branchId}`] : [],
+      ),
+    ),
+  ];
+  if (kind === 'branches') return branches;
   const ids = new Set<string>();
   const add = (id: string | undefined) => {
     if (!id) return;
@@ -108,5 +120,5 @@ export function dynamicValues(
   for (const entry of state.executionPlan ?? []) add(entry.codonId);
   for (const run of state.runs ?? []) for (const codon of run.codons ?? []) add(codon.codonId);
   const codons = [...ids];
-  return kind === 'targets' ? ['last-success', ...codons] : codons;
+  return kind === 'targets' ? ['last-success', ...codons, ...branches] : codons;
 }

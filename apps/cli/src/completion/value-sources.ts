@@ -11,7 +11,7 @@ export type ValueSource =
   | { kind: 'files' };
 
 /** The lists `hankweave __complete` can print. */
-export const DYNAMIC_VALUES = ['codons', 'targets', 'runs', 'sessions'] as const;
+export const DYNAMIC_VALUES = ['codons', 'targets', 'runs', 'sessions', 'branches'] as const;
 export type DynamicValues = (typeof DYNAMIC_VALUES)[number];
 
 const SOURCES = new WeakMap<Option | Argument, ValueSource>();

@@ -6,8 +6,10 @@ import {
   type CodonStatus,
   type HankweaveState,
   isInterruption,
+  type ParallelContext,
   type TokenUsage,
 } from '@hankweave/types';
+import { laneLabel } from './lanes.js';
 
 /** A plan entry with what is known about it: the latest record on the execution thread. */
 export interface CodonRow {
@@ -25,6 +27,10 @@ export interface CodonRow {
   budgetExceeded?: BudgetExceeded;
   /** Why a `when` condition skipped the codon (absent for a skip a person asked for). */
   skipReason?: string;
+  /** Where the codon sits in a parallel block: a branch's codon, the resolver, or the merge. */
+  parallel?: ParallelContext;
+  /** `parallel` as said to a person: `review/left`, `review resolver`, `review merge`. */
+  lane?: string;
   record?: CodonExecution;
 }
 
@@ -37,9 +43,11 @@ export function codonRows(state: HankweaveState): CodonRow[] {
   for (const { codon } of executionThread(state).codons) {
     if (!latest.has(codon.codonId)) latest.set(codon.codonId, codon);
   }
-  const rows: CodonRow[] = state.executionPlan.map((entry) =>
-    toRow(entry.codonId, entry.codon.name, latest.get(entry.codonId)),
-  );
+  const rows: CodonRow[] = state.executionPlan.map((entry) => {
+    const row = toRow(entry.codonId, entry.codon.name, latest.get(entry.codonId));
+    const parallel = entry.parallelContext;
+    return parallel ? { ...row, parallel, lane: laneLabel(parallel) } : row;
+  });
   const planned = new Set(rows.map((row) => row.codonId));
   for (const [codonId, record] of latest)
     if (!planned.has(codonId)) rows.push(toRow(codonId, codonId, record));

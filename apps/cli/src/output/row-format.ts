@@ -31,6 +31,8 @@ export function statusSymbol(row: CodonRow, style: Style, frame?: number): strin
 export interface RowLayout {
   idWidth: number;
   nameWidth: number;
+  /** The lane column (`review/left`): 0 when no row is in a parallel block. */
+  laneWidth?: number;
 }
 
 /** Column widths that fit every row (capped so the activity column keeps some room). */
@@ -52,6 +54,12 @@ export function rowLayout(rows: readonly CodonRow[]): RowLayout {
         longest((row) => row.name),
       ),
     ),
+    laneWidth: rows.some((row) => row.lane)
+      ? Math.min(
+          24,
+          longest((row) => row.lane ?? ''),
+        )
+      : 0,
   };
 }
 
@@ -65,18 +73,24 @@ export interface RowOptions {
   now?: number;
 }
 
-/** One line per codon: symbol, id, name, elapsed, tokens, cost, activity. */
+/**
+ * One line per codon: symbol, lane (when the plan has a parallel block: `review/left`, blank
+ * outside blocks), id, name, elapsed, tokens, cost, activity.
+ */
 export function formatRow(row: CodonRow, style: Style, options: RowOptions): string {
   const { layout } = options;
   const elapsed =
     row.status === 'pending'
       ? ''
       : formatDuration(elapsedMs(row.startTime, row.endTime, options.now) ?? 0);
-  const tokens = row.tokens
-    ? `${formatCount(row.tokens.inputTokens)} in ${formatCount(row.tokens.outputTokens)} out`
-    : '';
+  // A parallel block's merge runs no agent: no tokens to show.
+  const tokens =
+    row.tokens && row.parallel?.role !== 'merge'
+      ? `${formatCount(row.tokens.inputTokens)} in ${formatCount(row.tokens.outputTokens)} out`
+      : '';
   const cost = row.status === 'pending' ? '' : formatCost(row.cost);
-  const main = `${fit(row.codonId, layout.idWidth)}  ${fit(row.name, layout.nameWidth)}  ${elapsed.padStart(7)}  ${fit(tokens, 16)} ${cost.padStart(8)}`;
+  const lane = layout.laneWidth ? `${fit(row.lane ?? '', layout.laneWidth)}  ` : '';
+  const main = `${lane}${fit(row.codonId, layout.idWidth)}  ${fit(row.name, layout.nameWidth)}  ${elapsed.padStart(7)}  ${fit(tokens, 16)} ${cost.padStart(8)}`;
   const activity = oneLine(options.activity ?? defaultActivity(row));
   const room = options.columns - 2 - Array.from(main).length - 2;
   const tail = activity && room > 3 ? `  ${truncate(activity, room)}` : '';

@@ -1,3 +1,4 @@
+import type { HankweaveState } from '@hankweave/types';
 import {
   type CliEvent,
   describeEvent,
@@ -7,6 +8,7 @@ import {
 } from './describe-event.js';
 import { escapeControlCharacters } from './escape-control.js';
 import { clockTime, fit, formatDuration, oneLine, truncate } from './format.js';
+import { laneCodonLabel, lanesOf } from './lanes.js';
 import type { Terminal } from './terminal.js';
 
 /** How a run is shown: the live view, plain progress lines, or NDJSON. */
@@ -105,19 +107,46 @@ export class PlainView implements RunView {
     private readonly terminal: Terminal,
     private readonly heartbeatMs: number = heartbeatInterval(),
     private readonly now: () => number = Date.now,
+    /** The run's state, when known: a parallel block's codons are labelled with their branch. */
+    private readonly state?: () => HankweaveState | undefined,
   ) {}
+
+  #lanes: { plan: unknown; size: number; lanes: ReturnType<typeof lanesOf> } | undefined;
+
+  /** `[review/left] style` for a codon of a parallel block's branch, else the codon id. */
+  #label(codonId: string): string {
+    let state: HankweaveState | undefined;
+    try {
+      state = this.state?.();
+    } catch {
+      state = undefined;
+    }
+    // Read again when the plan changes (a loop's next iteration is appended to it).
+    if (
+      state &&
+      (this.#lanes?.plan !== state.executionPlan || this.#lanes.size !== state.executionPlan.length)
+    )
+      this.#lanes = {
+        plan: state.executionPlan,
+        size: state.executionPlan.length,
+        lanes: lanesOf(state),
+      };
+    const label = laneCodonLabel(codonId, this.#lanes?.lanes.get(codonId));
+    // Whole, so interleaved lines of concurrent branches stay apart; plain ids keep 16 columns.
+    return fit(label, Math.max(16, Array.from(label).length));
+  }
 
   onEvent(event: CliEvent): void {
     this.#track(event);
     if (!isProgressEvent(event) || this.#warnings.repeats(event)) return;
     const { style } = this.terminal;
-    const codon = eventCodonId(event) ?? '';
+    const codon = this.#label(eventCodonId(event) ?? '');
     const text = describeEvent(event);
     const failed =
       isKnownEvent(event) &&
       (event.type === 'error' || (event.type === 'codon.completed' && !event.data.success));
     this.#print(
-      `${style.dim(clockTime(event.timestamp))} ${fit(codon, 16)} ${failed ? style.red(text) : text}`,
+      `${style.dim(clockTime(event.timestamp))} ${codon} ${failed ? style.red(text) : text}`,
     );
   }
 
@@ -175,7 +204,7 @@ export class PlainView implements RunView {
     const clock = clockTime(new Date(now).toISOString());
     for (const tool of this.#pending.values()) {
       this.#print(
-        `${style.dim(clock)} ${fit(tool.codonId, 16)} ${style.dim(`still running: ${tool.label} (${heartbeatElapsed(now - tool.startedAt)})`)}`,
+        `${style.dim(clock)} ${this.#label(tool.codonId)} ${style.dim(`still running: ${tool.label} (${heartbeatElapsed(now - tool.startedAt)})`)}`,
       );
     }
   }

@@ -254,5 +254,5 @@ function chooseView(
 ): RunView {
   if (options.json) return new JsonView(terminal);
   if (terminal.isTTY && !options.headless) return new LiveView(terminal, state);
-  return new PlainView(terminal);
+  return new PlainView(terminal, undefined, undefined, state);
 }

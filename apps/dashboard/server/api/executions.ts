@@ -6,7 +6,7 @@ import {
 } from '../../src/api/constants.js';
 import type { RawQuery, Routes } from '../../src/api/routes.js';
 import type { ExecutionDetail, ExecutionList, ExecutionSummary } from '../../src/api/types.js';
-import { codonBars, planLoops } from '../derive/codon-bars.js';
+import { codonBars, planBlocks, planLoops } from '../derive/codon-bars.js';
 import { type ExecutionFacts, executionSummary } from '../derive/execution-summary.js';
 import { runNodes } from '../derive/run-nodes.js';
 import type { ExecutionCatalog } from '../execution-catalog.js';
@@ -127,6 +127,7 @@ export function executionDetail(facts: ExecutionFacts, now: Date = new Date()): 
     runTree: state ? runNodes(state) : [],
     bars: state ? codonBars(state) : [],
     loops: state ? planLoops(state) : [],
+    blocks: state ? planBlocks(state) : [],
     // Never the token: the browser must not be able to drive the runtime itself.
     ...(lock
       ? {

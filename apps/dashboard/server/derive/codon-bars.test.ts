@@ -1,7 +1,7 @@
 import { codonCost } from '@hankweave/state';
 import { describe, expect, it } from 'vitest';
 import { fixtureState } from '../../test/ui/fixture-state.js';
-import { codonBars, planLoops } from './codon-bars.js';
+import { codonBars, planBlocks, planLoops } from './codon-bars.js';
 import { codonWindow } from './codon-window.js';
 
 describe('codonBars()', () => {
@@ -41,6 +41,19 @@ describe('codonBars()', () => {
       status: 'skipped',
       skipReason: 'when (x exists) does not hold: x does not exist',
     });
+  });
+
+  it("carries a parallel block's place from the plan: branch, resolver or merge", async () => {
+    const state = await fixtureState('retried');
+    // As if `observe` ran in branch `left` of block `review` and `summarize` were its merge.
+    const [observe, summarize] = state.executionPlan;
+    if (!observe || !summarize) throw new Error('fixture: a plan');
+    observe.parallelContext = { blockId: 'review', role: 'branch', branchId: 'left' };
+    summarize.parallelContext = { blockId: 'review', role: 'merge' };
+    const [first, second, third] = codonBars(state);
+    expect(first?.parallel).toEqual({ blockId: 'review', role: 'branch', branchId: 'left' });
+    expect(second?.parallel).toEqual({ blockId: 'review', role: 'merge' });
+    expect(third?.parallel).toBeUndefined();
   });
 
   it('carries names, models, loops, tokens, costs and checkpoints from the plan and the records', async () => {
@@ -83,6 +96,20 @@ describe('codonBars()', () => {
     const record = state.runs[0]?.codons[2];
     expect(running?.costUsd).toBe(record ? codonCost(record) : Number.NaN);
     expect(running?.loop).toEqual({ loopId: 'loop-codon', iteration: 0 });
+  });
+});
+
+describe('planBlocks()', () => {
+  it("lists the plan's parallel blocks with their branch ids, in plan order", async () => {
+    const state = await fixtureState('retried');
+    const at = (index: number) => state.executionPlan[index];
+    const [first, second, third] = [at(0), at(1), at(2)];
+    if (!first || !second || !third) throw new Error('fixture: a plan of three entries');
+    first.parallelContext = { blockId: 'review', role: 'branch', branchId: 'right' };
+    second.parallelContext = { blockId: 'review', role: 'branch', branchId: 'left' };
+    third.parallelContext = { blockId: 'review', role: 'merge' };
+    expect(planBlocks(state)).toEqual([{ blockId: 'review', branches: ['right', 'left'] }]);
+    expect(planBlocks(await fixtureState('retried'))).toEqual([]);
   });
 });
 

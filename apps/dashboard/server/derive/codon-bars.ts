@@ -78,6 +78,7 @@ function toBar(state: HankweaveState, placed: PlacedRecord, attempt: number): Co
   const model = planModelOf(state, record.codonId);
   const endTime = recordEnd(record);
   const loop = loopOf(state, record);
+  const parallel = planEntryOf(state, record.codonId)?.parallelContext;
   const extensions = (record as { extensionCount?: number }).extensionCount ?? 0;
   const checkpoints = RECORD_CHECKPOINT_TYPES.flatMap((type) => {
     const sha = recordCheckpoint(record, type);
@@ -102,6 +103,15 @@ function toBar(state: HankweaveState, placed: PlacedRecord, attempt: number): Co
     extensions,
     attempt,
     ...(loop ? { loop: { loopId: loop.loopId, iteration: loop.iteration } } : {}),
+    ...(parallel
+      ? {
+          parallel: {
+            blockId: parallel.blockId,
+            role: parallel.role,
+            ...(parallel.branchId === undefined ? {} : { branchId: parallel.branchId }),
+          },
+        }
+      : {}),
     ...(record.status === 'failed'
       ? {
           failure: {
@@ -129,6 +139,20 @@ export function codonBars(state: HankweaveState): CodonBar[] {
     attempts.set(placed.record.codonId, attempt);
     return toBar(state, placed, attempt);
   });
+}
+
+/** The parallel blocks of the plan with their branch ids, both in plan order (issue 36). */
+export function planBlocks(state: HankweaveState): { blockId: string; branches: string[] }[] {
+  const blocks = new Map<string, string[]>();
+  for (const entry of state.executionPlan) {
+    const parallel = entry.parallelContext;
+    if (!parallel) continue;
+    const branches = blocks.get(parallel.blockId) ?? [];
+    if (parallel.branchId !== undefined && !branches.includes(parallel.branchId))
+      branches.push(parallel.branchId);
+    blocks.set(parallel.blockId, branches);
+  }
+  return [...blocks].map(([blockId, branches]) => ({ blockId, branches }));
 }
 
 /** The loops of the plan with how many iterations it holds so far, in plan order. */

@@ -132,6 +132,11 @@ export interface CodonBar {
   /** The nth attempt of this codon id within the execution (1 = first). */
   attempt: number;
   loop?: { loopId: string; iteration: number };
+  /**
+   * Optional, additive: where the codon sits in a parallel block (issue 36): a codon of branch
+   * `branchId`, the block's resolver, or the block's merge (its record's codon id is the block id).
+   */
+  parallel?: { blockId: string; role: 'branch' | 'resolver' | 'merge'; branchId?: string };
   failure?: { type?: string; message: string };
   /** A failed record that an interruption stopped (Ctrl-C, SIGTERM): shown as interrupted. */
   interrupted?: boolean;
@@ -147,6 +152,11 @@ export interface ExecutionDetail {
   bars: CodonBar[];
   /** Loops of the plan, for the timeline's grouping. */
   loops: { loopId: string; iterations: number }[];
+  /**
+   * Optional, additive: the parallel blocks of the plan with their branch ids in plan order, so
+   * the timeline draws a block's lanes in branch order.
+   */
+  blocks?: { blockId: string; branches: string[] }[];
   /** The live runtime, when one holds the lock. */
   live?: { pid: number; runId?: string; port?: number; heartbeat?: string };
 }

@@ -124,3 +124,80 @@ describe('runStarts()', () => {
     expect(runStarts(bars)).toEqual([{ runId: 'run-2', start: minute(5) }]);
   });
 });
+
+describe('a parallel block on the timeline', () => {
+  const left = { blockId: 'review', role: 'branch', branchId: 'left' } as const;
+  const right = { blockId: 'review', role: 'branch', branchId: 'right' } as const;
+  // plan, then branches left (style, then lint#0 of a loop) and right (tests) at once, the
+  // resolver, the merge, then ship.
+  const parallelBars = () => [
+    bar('plan', 0, 1),
+    bar('style', 1, 3, { parallel: left }),
+    bar('tests', 1, 4, { parallel: right }),
+    bar('lint#0', 3, 5, { parallel: left, loop: { loopId: 'polish', iteration: 0 } }),
+    bar('fix', 5, 6, { parallel: { blockId: 'review', role: 'resolver' }, name: 'Fix' }),
+    bar('review', 6, 6, { parallel: { blockId: 'review', role: 'merge' }, name: 'Review' }),
+    bar('ship', 6, 7),
+  ];
+
+  it('draws a header, one lane per branch with all its codons, the resolver row, then the rest', () => {
+    const rows = timelineRows(parallelBars(), [{ loopId: 'polish', iterations: 1 }]);
+    expect(rows.map((r) => `${r.kind}:${r.label}:${r.nested}`)).toEqual([
+      'codon:plan:false',
+      'block:parallel review:false',
+      'branch:branch left:true',
+      'branch:branch right:true',
+      'codon:Fix (resolver):true',
+      'codon:ship:false',
+    ]);
+    expect(rows[1]?.barIndexes).toEqual([5]);
+    expect(rows[2]).toMatchObject({ blockId: 'review', branchId: 'left', barIndexes: [1, 3] });
+    expect(rows[3]?.barIndexes).toEqual([2]);
+  });
+
+  it("orders a block's lanes as the plan lists its branches, whichever started first", () => {
+    const bars = [
+      bar('tests', 1, 4, { parallel: right }),
+      bar('fix', 5, 6, { parallel: { blockId: 'review', role: 'resolver' } }),
+      bar('style', 2, 3, { parallel: left }),
+    ];
+    const plan = [{ blockId: 'review', branches: ['left', 'right'] }];
+    expect(timelineRows(bars, [], plan).map((r) => r.key)).toEqual([
+      'block:review',
+      'branch:review/left',
+      'branch:review/right',
+      'resolver:review/fix',
+    ]);
+    // Without the plan's order: order of first start.
+    expect(timelineRows(bars).map((r) => r.key)[1]).toBe('branch:review/right');
+  });
+
+  it('keeps two blocks apart, and a block whose merge has not run yet has an empty header', () => {
+    const bars = [
+      bar('a', 0, 1, { parallel: left }),
+      bar('b', 0, 1, { parallel: { blockId: 'second', role: 'branch', branchId: 'left' } }),
+    ];
+    expect(timelineRows(bars).map((r) => `${r.key}:${r.barIndexes.join(',')}`)).toEqual([
+      'block:review:',
+      'branch:review/left:0',
+      'block:second:',
+      'branch:second/left:1',
+    ]);
+  });
+
+  it("places concurrent branches' bars side by side in time and the merge as a marker", () => {
+    const bars = parallelBars();
+    const rows = timelineRows(bars);
+    const scale = buildTimeScale(barIntervals(bars, 0), 700);
+    const { bars: placed, merges } = placeBars(rows, bars, scale, 0);
+    const at = (index: number) => placed.find((p) => p.index === index);
+    // style and tests start together on rows of their own.
+    expect(at(1)?.row).toBe(2);
+    expect(at(2)?.row).toBe(3);
+    expect(Math.round(at(1)?.x ?? -1)).toBe(Math.round(at(2)?.x ?? -2));
+    expect(placed.some((p) => p.index === 5)).toBe(false);
+    expect(merges).toHaveLength(1);
+    expect(merges[0]).toMatchObject({ index: 5, row: 1, lanes: 3 });
+    expect(Math.round(merges[0]?.x ?? -1)).toBe(600);
+  });
+});

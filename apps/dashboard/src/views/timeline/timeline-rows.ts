@@ -3,22 +3,124 @@
  * header row, every iteration of a loop codon on the same row (runtime ids `review#0`, `review#1`
  * share the row `review`). Retries and rollback re-runs of a codon land on its row too, so a row
  * reads as that codon's history.
+ *
+ * A parallel block (issue 36) is a header row `parallel <block>` with one lane per branch under
+ * it: every codon of a branch (loop iterations included) on the branch's row, so the branches
+ * read side by side in time; the resolver has a row of its own, and the block's merge is a
+ * marker on the header row, where the branches were joined.
  */
 import type { CodonBar } from '../../api/types.js';
 import type { TimeScale } from './time-scale.js';
 
 export interface TimelineRow {
-  kind: 'loop' | 'codon';
-  /** Unique among rows: `loop:<loopId>` or `codon:<base codon id>`. */
+  kind: 'loop' | 'codon' | 'block' | 'branch';
+  /**
+   * Unique among rows: `loop:<loopId>`, `codon:<base codon id>`, `block:<blockId>`,
+   * `branch:<blockId>/<branchId>` or `resolver:<blockId>/<codon id>`.
+   */
   key: string;
   label: string;
   /** The plan codon id without the loop iteration suffix (codon rows). */
   codonId?: string;
   loopId?: string;
+  /** A parallel block's header, branch lane or resolver row: the block. */
+  blockId?: string;
+  /** A branch lane: its branch. */
+  branchId?: string;
   /** Codon rows inside a loop are indented under it. */
   nested: boolean;
-  /** Indexes into the bars array, in start order. */
+  /** Indexes into the bars array, in start order (a block header: its merge records). */
   barIndexes: number[];
+}
+
+interface BlockRows {
+  header: TimelineRow;
+  /** Branch lanes and resolver rows, in order of first start. */
+  children: TimelineRow[];
+  byKey: Map<string, TimelineRow>;
+}
+
+/** The rows of one parallel block: its header, then a lane per branch and the resolver's row. */
+function blockRowOf(blocks: Map<string, BlockRows>, blockId: string): BlockRows {
+  let block = blocks.get(blockId);
+  if (block === undefined) {
+    block = {
+      header: {
+        kind: 'block',
+        key: `block:${blockId}`,
+        label: `parallel ${blockId}`,
+        blockId,
+        nested: false,
+        barIndexes: [],
+      },
+      children: [],
+      byKey: new Map(),
+    };
+    blocks.set(blockId, block);
+  }
+  return block;
+}
+
+/**
+ * A block's lanes in the plan's branch order (branches the plan does not list keep their order
+ * of first start, after those it does), the resolver's rows after every branch.
+ */
+function inPlanOrder(
+  children: readonly TimelineRow[],
+  blocks: readonly { blockId: string; branches: readonly string[] }[],
+): TimelineRow[] {
+  const order = blocks.find((block) => block.blockId === children[0]?.blockId)?.branches ?? [];
+  const rank = (row: TimelineRow): number => {
+    if (row.kind !== 'branch') return Number.MAX_SAFE_INTEGER;
+    const at = order.indexOf(row.branchId ?? '');
+    return at === -1 ? order.length : at;
+  };
+  // Array.prototype.sort is stable: equal ranks keep their order of first start.
+  return [...children].sort((a, b) => rank(a) - rank(b));
+}
+
+/** Puts a bar of a parallel block on its row: a merge on the header, others on their lane. */
+function placeInBlock(
+  block: BlockRows,
+  bar: CodonBar,
+  parallel: NonNullable<CodonBar['parallel']>,
+  index: number,
+): void {
+  if (parallel.role === 'merge') {
+    block.header.barIndexes.push(index);
+    return;
+  }
+  const codonId = baseCodonId(bar);
+  const key =
+    parallel.role === 'branch'
+      ? `branch:${parallel.blockId}/${parallel.branchId ?? ''}`
+      : `resolver:${parallel.blockId}/${codonId}`;
+  let row = block.byKey.get(key);
+  if (row === undefined) {
+    row =
+      parallel.role === 'branch'
+        ? {
+            kind: 'branch',
+            key,
+            label: `branch ${parallel.branchId ?? '?'}`,
+            blockId: parallel.blockId,
+            ...(parallel.branchId === undefined ? {} : { branchId: parallel.branchId }),
+            nested: true,
+            barIndexes: [],
+          }
+        : {
+            kind: 'codon',
+            key,
+            label: `${bar.name || codonId} (resolver)`,
+            codonId,
+            blockId: parallel.blockId,
+            nested: true,
+            barIndexes: [],
+          };
+    block.byKey.set(key, row);
+    block.children.push(row);
+  }
+  row.barIndexes.push(index);
 }
 
 /** `review#3` → `review` for loop iterations; other ids are kept whole. */
@@ -34,6 +136,8 @@ export const parseTime = (iso: string | undefined, fallback: number): number => 
 export function timelineRows(
   bars: readonly CodonBar[],
   loops: readonly { loopId: string; iterations: number }[] = [],
+  /** The plan's blocks: their branch lanes go in this order (else in order of first start). */
+  blocks: readonly { blockId: string; branches: readonly string[] }[] = [],
 ): TimelineRow[] {
   const order = bars
     .map((bar, index) => ({ index, t: parseTime(bar.startTime, Number.POSITIVE_INFINITY) }))
@@ -43,11 +147,18 @@ export function timelineRows(
   const rows: TimelineRow[] = [];
   const codonRows = new Map<string, TimelineRow>();
   const loopRows = new Map<string, { header: TimelineRow; children: TimelineRow[] }>();
-  // Top-level entries in order of first start: a codon row, or a loop with its children.
-  const topLevel: (TimelineRow | { loopId: string })[] = [];
+  const blockRows = new Map<string, BlockRows>();
+  // Top-level entries in order of first start: a codon row, a loop with its children, or a
+  // parallel block with its lanes.
+  const topLevel: (TimelineRow | { loopId: string } | { blockId: string })[] = [];
 
   for (const { index } of order) {
     const bar = bars[index] as CodonBar;
+    if (bar.parallel !== undefined) {
+      if (!blockRows.has(bar.parallel.blockId)) topLevel.push({ blockId: bar.parallel.blockId });
+      placeInBlock(blockRowOf(blockRows, bar.parallel.blockId), bar, bar.parallel, index);
+      continue;
+    }
     const codonId = baseCodonId(bar);
     const loopId = bar.loop?.loopId;
     const rowKey = loopId === undefined ? `codon:${codonId}` : `codon:${loopId}/${codonId}`;
@@ -91,7 +202,10 @@ export function timelineRows(
 
   for (const entry of topLevel) {
     if ('kind' in entry) rows.push(entry);
-    else {
+    else if ('blockId' in entry) {
+      const block = blockRows.get(entry.blockId);
+      if (block !== undefined) rows.push(block.header, ...inPlanOrder(block.children, blocks));
+    } else {
       const loop = loopRows.get(entry.loopId);
       if (loop !== undefined) rows.push(loop.header, ...loop.children);
     }
@@ -117,6 +231,15 @@ export interface IterationSpan {
   width: number;
 }
 
+/** A parallel block's merge, drawn as a marker on the block's header row where it ended. */
+export interface MergeMarker {
+  index: number;
+  row: number;
+  x: number;
+  /** How many lane rows of the block follow its header (the marker's line crosses them). */
+  lanes: number;
+}
+
 /** Bars narrower than this are widened so they stay visible and clickable. */
 export const MIN_BAR_PX = 2;
 
@@ -126,10 +249,26 @@ export function placeBars(
   bars: readonly CodonBar[],
   scale: TimeScale,
   now: number,
-): { bars: PlacedBar[]; iterations: IterationSpan[] } {
+): { bars: PlacedBar[]; iterations: IterationSpan[]; merges: MergeMarker[] } {
   const placed: PlacedBar[] = [];
   const iterations: IterationSpan[] = [];
+  const merges: MergeMarker[] = [];
   rows.forEach((row, rowIndex) => {
+    if (row.kind === 'block') {
+      // A merge runs no agent: a point in time (its end, or its start while it is recorded).
+      let lanes = 0;
+      while (
+        rows[rowIndex + 1 + lanes]?.nested &&
+        rows[rowIndex + 1 + lanes]?.blockId === row.blockId
+      )
+        lanes++;
+      for (const index of row.barIndexes) {
+        const bar = bars[index] as CodonBar;
+        const at = parseTime(bar.endTime ?? bar.startTime, now);
+        merges.push({ index, row: rowIndex, x: scale.toX(at), lanes });
+      }
+      return;
+    }
     if (row.kind === 'loop') {
       // One span per iteration of each run: a rollback re-runs iterations, and their spans
       // must not stretch across the runs in between.
@@ -178,7 +317,7 @@ export function placeBars(
       });
     }
   });
-  return { bars: placed, iterations };
+  return { bars: placed, iterations, merges };
 }
 
 /** The busy intervals of all bars, for the time scale. */

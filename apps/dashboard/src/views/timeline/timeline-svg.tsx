@@ -8,19 +8,27 @@ import type { CodonBar } from '../../api/types.js';
 import { displayStatus } from '../../format/display-status.js';
 import { formatDuration } from '../../format/format.js';
 import type { Tick, TimeScale } from './time-scale.js';
-import type { IterationSpan, PlacedBar, TimelineRow } from './timeline-rows.js';
+import type { IterationSpan, MergeMarker, PlacedBar, TimelineRow } from './timeline-rows.js';
 
 export const ROW_HEIGHT = 22;
 /** Tick labels on the first line of the axis band, run markers on the second. */
 export const AXIS_HEIGHT = 34;
 const BAR_HEIGHT = 14;
 const BAR_INSET = (ROW_HEIGHT - BAR_HEIGHT) / 2;
+/** Half the diagonal of a merge marker's diamond. */
+const MERGE_RADIUS = 6;
+
+/** The diamond of a merge marker centred on (x, y). */
+export const diamondPath = (x: number, y: number, r = MERGE_RADIUS): string =>
+  `M${x} ${y - r}L${x + r} ${y}L${x} ${y + r}L${x - r} ${y}Z`;
 
 export interface TimelineDrawing {
   rows: TimelineRow[];
   bars: CodonBar[];
   placed: PlacedBar[];
   iterations: IterationSpan[];
+  /** Parallel blocks' merges, markers on their block's header row (absent: none). */
+  merges?: MergeMarker[];
   ticks: Tick[];
   scale: TimeScale;
   runMarkers: { runId: string; x: number; label: string }[];
@@ -156,6 +164,32 @@ export function TimelineSvg({
                   +{bar.extensions}
                 </text>
               )}
+            </a>
+          );
+        })}
+      </g>
+      <g class="merges">
+        {(drawing.merges ?? []).map((merge) => {
+          const bar = drawing.bars[merge.index] as CodonBar;
+          const y = AXIS_HEIGHT + merge.row * ROW_HEIGHT + ROW_HEIGHT / 2;
+          return (
+            <a key={bar.key} href={pages.codon(executionId, bar.key)} data-index={merge.index}>
+              <line
+                class="merge-line"
+                x1={merge.x}
+                x2={merge.x}
+                y1={y}
+                y2={AXIS_HEIGHT + (merge.row + 1 + merge.lanes) * ROW_HEIGHT}
+              />
+              <path
+                class={`merge bar status-${displayStatus(bar)}`}
+                d={diamondPath(merge.x, y)}
+                data-testid="merge-marker"
+                data-key={bar.key}
+                data-block-id={bar.parallel?.blockId}
+                data-status={displayStatus(bar)}
+                data-index={merge.index}
+              />
             </a>
           );
         })}

@@ -14,11 +14,31 @@ import { useElementWidth } from '../../hooks/use-element-width.js';
 import { useNow } from '../../hooks/use-now.js';
 import { runNumbers } from '../execution/run-numbers.js';
 import { buildTimeScale, timeTicks } from './time-scale.js';
-import { barIntervals, placeBars, runStarts, timelineRows } from './timeline-rows.js';
+import {
+  barIntervals,
+  placeBars,
+  runStarts,
+  type TimelineRow,
+  timelineRows,
+} from './timeline-rows.js';
 import { type TimelineDrawing, TimelineSvg } from './timeline-svg.js';
 
 const ZOOMS = [1, 2, 4, 8, 16, 32];
 const LEGEND = ['completed', 'failed', 'interrupted', 'skipped', 'running'];
+/** What the browser tests find each kind of row label by. */
+const ROW_TEST_IDS: Record<TimelineRow['kind'], string> = {
+  codon: 'timeline-row',
+  loop: 'loop-group',
+  block: 'parallel-group',
+  branch: 'branch-lane',
+};
+
+/** Where a bar sits in a parallel block, for its tooltip. */
+function parallelPlace(parallel: NonNullable<CodonBar['parallel']>): string {
+  if (parallel.role === 'merge') return `merge of parallel ${parallel.blockId}`;
+  if (parallel.role === 'resolver') return `resolver of parallel ${parallel.blockId}`;
+  return `branch ${parallel.branchId ?? '?'} of parallel ${parallel.blockId}`;
+}
 
 function Tooltip({ bar, now }: { bar: CodonBar; now: number }) {
   return (
@@ -31,6 +51,7 @@ function Tooltip({ bar, now }: { bar: CodonBar; now: number }) {
         {bar.extensions > 0 && <span> · {bar.extensions} extension(s)</span>}
         {bar.loop !== undefined && <span> · iteration {bar.loop.iteration}</span>}
       </span>
+      {bar.parallel !== undefined && <span class="muted">{parallelPlace(bar.parallel)}</span>}
       <span>
         {formatDuration(durationBetween(bar.startTime, bar.endTime, now))} ·{' '}
         {formatUsd(bar.costUsd)} · {formatTokens(bar.tokens.input + bar.tokens.output)} tokens
@@ -55,24 +76,34 @@ export function Timeline({
   const viewport = useElementWidth(scroller);
   const [zoom, setZoom] = useState(1);
   const [hovered, setHovered] = useState<number>();
-  const { bars, loops } = detail;
+  const { bars, loops, blocks } = detail;
   const running = bars.some((bar) => bar.endTime === undefined);
   // Running bars grow with the clock; finished executions never re-render on a timer.
   const now = useNow(running ? 2000 : null);
 
-  const rows = useMemo(() => timelineRows(bars, loops), [bars, loops]);
+  const rows = useMemo(() => timelineRows(bars, loops, blocks), [bars, loops, blocks]);
   const numbers = useMemo(() => runNumbers(detail.runTree), [detail.runTree]);
   const drawing = useMemo((): TimelineDrawing | undefined => {
     if (viewport === 0) return undefined;
     const width = Math.max(200, viewport * zoom - 2);
     const scale = buildTimeScale(barIntervals(bars, now), width);
-    const { bars: placed, iterations } = placeBars(rows, bars, scale, now);
+    const { bars: placed, iterations, merges } = placeBars(rows, bars, scale, now);
     const runMarkers = runStarts(bars).map(({ runId, start }) => ({
       runId,
       x: scale.toX(start),
       label: `run ${numbers.get(runId) ?? '?'}`,
     }));
-    return { rows, bars, placed, iterations, ticks: timeTicks(scale), scale, runMarkers, width };
+    return {
+      rows,
+      bars,
+      placed,
+      iterations,
+      merges,
+      ticks: timeTicks(scale),
+      scale,
+      runMarkers,
+      width,
+    };
   }, [rows, bars, numbers, viewport, zoom, now]);
   const svg = useMemo(
     () =>
@@ -101,6 +132,9 @@ export function Timeline({
             <span class="swatch retry" /> retry
           </span>
           <span class="legend-item">+n extensions</span>
+          {bars.some((bar) => bar.parallel?.role === 'merge') && (
+            <span class="legend-item">◆ merge</span>
+          )}
         </span>
         <span class="spacer" />
         <span class="muted">
@@ -135,10 +169,12 @@ export function Timeline({
             <div
               key={row.key}
               class={`timeline-label ${row.kind}${row.nested ? ' nested' : ''}`}
-              data-testid={row.kind === 'loop' ? 'loop-group' : 'timeline-row'}
+              data-testid={ROW_TEST_IDS[row.kind]}
               data-codon-id={row.codonId}
               data-loop-id={row.loopId}
-              title={row.codonId ?? row.loopId}
+              data-block-id={row.blockId}
+              data-branch-id={row.branchId}
+              title={row.codonId ?? row.loopId ?? row.label}
             >
               {row.label}
             </div>
