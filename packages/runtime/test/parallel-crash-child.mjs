@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startScriptedModel } from '@hankweave/scripted-model';
-import { createRuntime } from '../dist/index.js';
+import { childRuntime } from './child-runtime.mjs';
 
 const [hankDir, executionDir, home, stallCodon, doneCodon] = process.argv.slice(2);
 const script = JSON.parse(readFileSync(join(hankDir, 'model-script.json'), 'utf8'));
@@ -16,22 +16,7 @@ stalling.turns[0] = {
   times: 'always',
 };
 const model = await startScriptedModel({ script });
-const runtime = createRuntime({
-  hankPath: join(hankDir, 'hank.json'),
-  dataPath: join(hankDir, 'data'),
-  executionDir,
-  anthropicBaseUrl: model.url,
-  headless: true,
-  env: {
-    ...process.env,
-    HOME: home,
-    CLAUDE_CONFIG_DIR: join(home, '.claude'),
-    ANTHROPIC_API_KEY: 'sk-dummy',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    CLAUDE_CODE_MAX_RETRIES: '0',
-    IS_SANDBOX: '1',
-  },
-});
+const runtime = childRuntime({ hankDir, executionDir, home, modelUrl: model.url });
 let stalled = false;
 let done = false;
 const report = () => {

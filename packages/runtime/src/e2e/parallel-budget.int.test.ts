@@ -1,18 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { codon } from '../../test/hank-builders.js';
 import { makeWorld, runtimeFor } from '../../test/harness-env.js';
 
 // A hank budget is shared by a parallel block's branches (issue 36): branches running at once
 // count each other's live spend, so a spent budget stops every branch within a turn, rather
 // than each branch spending the whole remainder it saw when it started.
 
-const codon = (id: string) => ({
-  id,
-  name: `Codon ${id}`,
-  model: 'sonnet',
-  continuationMode: 'fresh',
-  promptText: `TASK_${id.toUpperCase()}: do ${id}`,
-  checkpointedFiles: ['**/*.txt'],
-});
 // Three paid turns 400 ms apart, then the end: enough for the branches' turns to interleave.
 const TURN = { inputTokens: 10_000, outputTokens: 1_000 };
 /** What one such turn costs on sonnet ($3 per million input tokens, $15 per million output). */

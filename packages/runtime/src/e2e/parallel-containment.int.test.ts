@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HankweaveEvent } from '@hankweave/types';
 import { describe, expect, it } from 'vitest';
+import { answers, codon } from '../../test/hank-builders.js';
 import { makeWorld, runtimeFor } from '../../test/harness-env.js';
 
 // What a branch of a parallel block can reach (issue 36): in the OS sandbox, a branch's agent
@@ -9,22 +10,6 @@ import { makeWorld, runtimeFor } from '../../test/harness-env.js';
 // a branch's work tree through a link that an agent planted (without the sandbox, the runtime's
 // own file operations are the last line).
 
-const codon = (id: string, extra: Record<string, unknown> = {}) => ({
-  id,
-  name: `Codon ${id}`,
-  model: 'sonnet',
-  continuationMode: 'fresh',
-  promptText: `TASK_${id.toUpperCase()}: do ${id}`,
-  checkpointedFiles: ['**/*.txt'],
-  ...extra,
-});
-const turns = (id: string, content: unknown[]) => ({
-  match: { marker: `TASK_${id.toUpperCase()}` },
-  turns: [
-    { content, usage: { inputTokens: 100, outputTokens: 20 } },
-    { content: [{ text: 'Done.' }], usage: { inputTokens: 120, outputTokens: 5 } },
-  ],
-});
 const hankOf = (hank: unknown[]) => ({
   meta: { name: 'parallel-containment', version: '1.0.0' },
   hank,
@@ -45,13 +30,13 @@ describe('containment of parallel branches', () => {
       hank: hankOf([codon('plan'), block]),
       script: {
         conversations: [
-          turns('plan', [{ write: { path: 'plan.txt', content: 'plan\n' } }]),
-          turns('reach', [
+          answers('plan', [{ write: { path: 'plan.txt', content: 'plan\n' } }]),
+          answers('reach', [
             {
               bash: 'echo evil > ../../../agentRoot/evil.txt; echo evil > ../../work.right/agentRoot/evil.txt; echo evil > "$PWD/../../../agentRoot/abs.txt"; echo mine > mine.txt; true',
             },
           ]),
-          turns('stay', [{ write: { path: 'right.txt', content: 'right\n' } }]),
+          answers('stay', [{ write: { path: 'right.txt', content: 'right\n' } }]),
         ],
       },
     });
@@ -81,9 +66,9 @@ describe('containment of parallel branches', () => {
       ]),
       script: {
         conversations: [
-          turns('plan', [{ write: { path: 'plan.txt', content: 'plan\n' } }]),
-          turns('reach', [{ write: { path: 'mine.txt', content: 'x\n' } }]),
-          turns('stay', [{ write: { path: 'right.txt', content: 'x\n' } }]),
+          answers('plan', [{ write: { path: 'plan.txt', content: 'plan\n' } }]),
+          answers('reach', [{ write: { path: 'mine.txt', content: 'x\n' } }]),
+          answers('stay', [{ write: { path: 'right.txt', content: 'x\n' } }]),
         ],
       },
     });

@@ -5,6 +5,7 @@ import { spawnChild } from '@hankweave/durable-io/testing';
 import { readState } from '@hankweave/state';
 import { afterAll, describe, expect, it } from 'vitest';
 import { shadowGit } from '../../test/git-oracle.js';
+import { codon, writes } from '../../test/hank-builders.js';
 import { agentEnv, makeWorld, runtimeFor, type TestWorld } from '../../test/harness-env.js';
 
 // A SIGKILL of the runtime in the middle of a parallel block (issue 36): one branch finished,
@@ -13,24 +14,6 @@ import { agentEnv, makeWorld, runtimeFor, type TestWorld } from '../../test/harn
 
 const CHILD = fileURLToPath(new URL('../../test/parallel-crash-child.mjs', import.meta.url));
 
-const codon = (id: string) => ({
-  id,
-  name: `Codon ${id}`,
-  model: 'sonnet',
-  continuationMode: 'fresh',
-  promptText: `TASK_${id.toUpperCase()}: do ${id}`,
-  checkpointedFiles: ['**/*.txt'],
-});
-const writing = (id: string, path: string) => ({
-  match: { marker: `TASK_${id.toUpperCase()}` },
-  turns: [
-    {
-      content: [{ write: { path, content: `${id}\n` } }],
-      usage: { inputTokens: 100, outputTokens: 20 },
-    },
-    { content: [{ text: 'Done.' }], usage: { inputTokens: 120, outputTokens: 5 } },
-  ],
-});
 const asked = (world: TestWorld, id: string) =>
   world.model.requests.filter((request) =>
     JSON.stringify(request.body ?? '').includes(`TASK_${id.toUpperCase()}`),
@@ -43,11 +26,11 @@ describe('SIGKILL of the runtime mid-block, then a restart', () => {
   it('resumes the block without re-running finished branches or codons, then merges', async () => {
     const script = {
       conversations: [
-        writing('plan', 'plan.txt'),
-        writing('quick', 'quick.txt'),
-        writing('first', 'slow/first.txt'),
-        writing('second', 'slow/second.txt'),
-        writing('report', 'report.txt'),
+        writes('plan', 'plan.txt'),
+        writes('quick', 'quick.txt'),
+        writes('first', 'slow/first.txt'),
+        writes('second', 'slow/second.txt'),
+        writes('report', 'report.txt'),
       ],
     };
     world = await makeWorld({

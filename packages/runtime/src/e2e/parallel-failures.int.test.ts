@@ -1,32 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { codon, writes } from '../../test/hank-builders.js';
 import { makeWorld, runtimeFor } from '../../test/harness-env.js';
 
 // A branch's failure that stops the run stops every branch at once (issue 36): a sibling's running
 // codon is interrupted and starts nothing more; the block does not merge. A resume runs the failed
 // codon and the interrupted one again, never the branch that had finished.
-
-const codon = (id: string, extra: Record<string, unknown> = {}) => ({
-  id,
-  name: `Codon ${id}`,
-  model: 'sonnet',
-  continuationMode: 'fresh',
-  promptText: `TASK_${id.toUpperCase()}: do ${id}`,
-  checkpointedFiles: ['**/*.txt'],
-  ...extra,
-});
-const writing = (id: string, extra: Record<string, unknown> = {}) => ({
-  match: { marker: `TASK_${id.toUpperCase()}` },
-  turns: [
-    {
-      content: [{ write: { path: `${id}.txt`, content: `${id}\n` } }],
-      usage: { inputTokens: 100, outputTokens: 20 },
-      ...extra,
-    },
-    { content: [{ text: 'Done.' }], usage: { inputTokens: 120, outputTokens: 5 } },
-  ],
-});
 
 describe('a failure inside a parallel block', () => {
   it('stops every branch at once; a resume re-runs only the failed and interrupted codons', async () => {
@@ -74,11 +54,11 @@ describe('a failure inside a parallel block', () => {
       },
       script: {
         conversations: [
-          writing('bad'),
-          writing('slow'),
-          writing('later'),
-          writing('fine'),
-          writing('report'),
+          writes('bad'),
+          writes('slow'),
+          writes('later'),
+          writes('fine'),
+          writes('report'),
         ],
       },
     });

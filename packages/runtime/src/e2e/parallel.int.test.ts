@@ -3,32 +3,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HankweaveEvent } from '@hankweave/types';
 import { describe, expect, it } from 'vitest';
+import { codon, writes } from '../../test/hank-builders.js';
 import { makeWorld, runtimeFor } from '../../test/harness-env.js';
 
 // Parallel blocks on the real agent with the scripted model (issue 36): branches run at once,
 // each in its own work tree, and merge back into agentRoot with a three-way merge; a conflict
 // fails the block naming both sides, or is settled by branch order or by a resolver codon.
 
-const codon = (id: string, extra: Record<string, unknown> = {}) => ({
-  id,
-  name: `Codon ${id}`,
-  model: 'sonnet',
-  continuationMode: 'fresh',
-  promptText: `TASK_${id.toUpperCase()}: do ${id}`,
-  checkpointedFiles: ['**/*.txt'],
-  ...extra,
-});
-const writing = (id: string, path: string, content: string, delayMs = 0) => ({
-  match: { marker: `TASK_${id.toUpperCase()}` },
-  turns: [
-    {
-      content: [{ write: { path, content } }],
-      usage: { inputTokens: 100, outputTokens: 20 },
-      ...(delayMs > 0 ? { delayMs } : {}),
-    },
-    { content: [{ text: 'Done.' }], usage: { inputTokens: 120, outputTokens: 5 } },
-  ],
-});
+/** Codon `id` writes `path`, its model answering after `delayMs`. */
+const writing = (id: string, path: string, content: string, delayMs = 0) =>
+  writes(id, path, content, delayMs > 0 ? { delayMs } : {});
+
 const block = (branches: [string, unknown[]][], extra: Record<string, unknown> = {}) => ({
   type: 'parallel',
   id: 'review',

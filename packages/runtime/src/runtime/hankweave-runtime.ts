@@ -399,16 +399,8 @@ export class HankweaveRuntime {
           this.#settle();
           return;
         case 'next':
-          if (!this.settings.autostart || first.single === true) {
-            const next = this.nextCodonId();
-            if (!next) this.#allDone();
-            else {
-              this.#settle();
-              emit(this.context, 'server.idle', {
-                reason: 'codon-completed',
-                message: `Codon ${codonId} finished. Use 'codon.next' to continue.`,
-              });
-            }
+          if (this.#pausesAfterEach(first)) {
+            this.#pause(`Codon ${codonId} finished`);
             return;
           }
       }
@@ -423,19 +415,29 @@ export class HankweaveRuntime {
       this.#settle();
       return false;
     }
-    if (!this.settings.autostart || first.single === true) {
-      const next = this.nextCodonId();
-      if (!next) this.#allDone();
-      else {
-        this.#settle();
-        emit(this.context, 'server.idle', {
-          reason: 'codon-completed',
-          message: "Parallel block finished. Use 'codon.next' to continue.",
-        });
-      }
+    if (this.#pausesAfterEach(first)) {
+      this.#pause('Parallel block finished');
       return false;
     }
     return true;
+  }
+
+  /** Without autostart, or for a single codon, the drive waits for a command after each step. */
+  #pausesAfterEach(first: DriveRequest): boolean {
+    return !this.settings.autostart || first.single === true;
+  }
+
+  /** Ends the drive after a step: all done, or idle until `codon.next`. */
+  #pause(what: string): void {
+    if (!this.nextCodonId()) {
+      this.#allDone();
+      return;
+    }
+    this.#settle();
+    emit(this.context, 'server.idle', {
+      reason: 'codon-completed',
+      message: `${what}. Use 'codon.next' to continue.`,
+    });
   }
 
   /** What a parallel block borrows from the runtime (see `parallel/run-block.ts`). */
