@@ -6,6 +6,7 @@ import type { AgentStartOptions } from '@hankweave/harness';
 import { buildAgentLog, type FakeAgentScript, FakeHarness } from '@hankweave/harness/testing';
 import { endedByCrash } from '@hankweave/state';
 import { type HankweaveState, isTerminalCodonStatus } from '@hankweave/types';
+import { cutShortBySibling } from './observe.js';
 
 /**
  * What one unit of cost is: the dollars and the usage of a turn that costs them (priced by the
@@ -45,14 +46,15 @@ const ERROR_TEXT = {
 
 /**
  * How many executions of `codonId` reached a final status of their own (not one crash detection
- * gave an attempt its server's death cut short): the key of its next outcome.
+ * gave an attempt its server's death cut short, nor one a sibling branch's stop cut short, see
+ * `cutShortBySibling`): the key of its next outcome.
  */
 export function finishedExecutions(state: HankweaveState, codonId: string): number {
   let count = 0;
   for (const run of state.runs) {
     for (const record of run.codons) {
       if (record.codonId !== codonId || !isTerminalCodonStatus(record.status)) continue;
-      if (!endedByCrash(record)) count++;
+      if (!endedByCrash(record) && !cutShortBySibling(state, record)) count++;
     }
   }
   return count;
