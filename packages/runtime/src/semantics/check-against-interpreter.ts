@@ -75,9 +75,14 @@ export async function checkAgainstInterpreter(
       steps: semantics.steps,
       ...(semantics.maxCost !== undefined ? { maxCost: semantics.maxCost } : {}),
       schedule: scheduleOf(semantics.config, played.scheduled),
-      // The outcome agent writes no tracked file (a plateau vote's result.json is not tracked):
-      // branches change nothing a merge compares, so no merge conflicts.
-      mergeConflicts: () => false,
+      // Whether a merge conflicts is the checkpoint engine's three-way merge of what the branches
+      // wrote (the end-to-end tests check it file by file): the interpreter is told what the
+      // runtime's merge met, and must then agree on what follows (fail and stop, settle by branch
+      // order, run the resolver, merge again after a resume, never re-run a finished branch).
+      mergeConflicts: (blockId, attempt) => {
+        const merge = played.merges.filter((candidate) => candidate.blockId === blockId)[attempt];
+        return merge !== undefined && merge.result !== 'clean';
+      },
     });
     expect(played.startedAfterStop).toEqual([]);
     expect(played.executions).toEqual(expected.executions.map(comparable));

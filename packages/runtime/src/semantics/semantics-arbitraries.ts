@@ -153,6 +153,8 @@ interface BlockShape {
   branches: BranchItemShape[][];
   /** The one branch whose failures may stop the run while branches run at once (modulo). */
   stopper: number;
+  /** Every branch codon writes `shared.txt` (tracked): two branches that ran one conflict. */
+  writes: boolean;
   maxConcurrency: number | null;
   onConflict: 'fail' | 'ordered' | 'resolver';
   resolver: CodonShape;
@@ -171,15 +173,22 @@ const blockShape: fc.Arbitrary<BlockShape> = fc.record({
   when: fc.option(whenShape, { freq: 3 }),
   at: fc.nat({ max: 4 }),
   stopper: fc.nat({ max: 2 }),
+  writes: fc.boolean(),
 });
+
+/** The file the branch codons of a block with `writes` write, and track. */
+const SHARED_FILE = 'shared.txt';
 
 /**
  * While branches run at once, only the block's `stopper` branch may stop the run: the others'
- * codons ignore their failures and their loops do not end on a plateau (whose error vote stops
- * the run). Two attempts in flight that both fail in a way that stops the run both end on their
- * own and are both recorded, while the interpreter runs one attempt at a time and stops at the
- * first (see the report of the semantics-parallel branch); one stopping branch keeps every case
- * within what the spec describes. With `maxConcurrency: 1` every policy stays everywhere.
+ * codons ignore their failures. Two attempts in flight that both fail in a way that stops the run
+ * both end on their own and are both recorded, while the interpreter runs one attempt at a time
+ * and stops at the first (RELIABILITY.md, "Parallel blocks in the property"); one stopping branch
+ * keeps every case within what the spec describes. No branch has a plateau loop either: an error vote abandons its
+ * iteration, whose record stays on the runtime's thread (a prefix of its records in start order)
+ * when a sibling's record after it moved the plan on, while the interpreter's thread drops it, so
+ * a rollback step's "n-th completed codon" names different codons (a difference of the test's
+ * step, not of what runs). With `maxConcurrency: 1` every policy and loop stays everywhere.
  */
 function oneStoppingBranch(block: BlockShape): BlockShape {
   if (block.maxConcurrency === 1) return block;
@@ -188,20 +197,19 @@ function oneStoppingBranch(block: BlockShape): BlockShape {
   return {
     ...block,
     branches: block.branches.map((items, b) =>
-      b === stopper
-        ? items
-        : items.map((item) =>
-            item.kind === 'codon'
-              ? { kind: 'codon', codon: ignoring(item.codon) }
-              : {
-                  ...item,
-                  terminateOn:
-                    item.terminateOn.type === 'plateau'
-                      ? { type: 'iterationLimit', limit: item.terminateOn.maxIterations }
-                      : item.terminateOn,
-                  codons: item.codons.map(ignoring),
-                },
-          ),
+      items.map((item) => {
+        if (item.kind === 'codon') {
+          return b === stopper ? item : { kind: 'codon', codon: ignoring(item.codon) };
+        }
+        return {
+          ...item,
+          terminateOn:
+            item.terminateOn.type === 'plateau'
+              ? { type: 'iterationLimit', limit: item.terminateOn.maxIterations }
+              : item.terminateOn,
+          codons: b === stopper ? item.codons : item.codons.map(ignoring),
+        };
+      }),
     ),
   };
 }
@@ -228,7 +236,12 @@ function buildHank(items: ItemShape[], hankBudget: unknown, block: BlockShape | 
   const ids: string[] = [];
   const codonOf = (
     shape: CodonShape,
-    where: { contextLoop: boolean; loopSize: number; allowed?: readonly string[] },
+    where: {
+      contextLoop: boolean;
+      loopSize: number;
+      allowed?: readonly string[];
+      tracked?: readonly string[];
+    },
   ) => {
     const position = index++;
     const id = `c${position}`;
@@ -249,6 +262,7 @@ function buildHank(items: ItemShape[], hankBudget: unknown, block: BlockShape | 
       ...(extensions > 0 ? { exhaustWithPrompt: 'Go on.', maxExtensions: extensions } : {}),
       ...(shape.budget ? { budget: shape.budget } : {}),
       ...whenOf(shape.when, where.allowed ?? ids),
+      ...(where.tracked ? { checkpointedFiles: where.tracked } : {}),
     };
     ids.push(id);
     previous = { extends: extensions > 0, contextLoop: false };
@@ -257,7 +271,7 @@ function buildHank(items: ItemShape[], hankBudget: unknown, block: BlockShape | 
   const loopOf = (
     item: { terminateOn: TerminateOn; codons: CodonShape[]; when: WhenShape | null },
     id: string,
-    extra: { budget?: unknown; allowed?: string[] },
+    extra: { budget?: unknown; allowed?: string[]; tracked?: readonly string[] },
   ) => {
     const contextLoop = item.terminateOn.type === 'contextExceeded';
     const terminate =
@@ -273,6 +287,7 @@ function buildHank(items: ItemShape[], hankBudget: unknown, block: BlockShape | 
         contextLoop,
         loopSize: item.codons.length,
         ...(extra.allowed ? { allowed: extra.allowed } : {}),
+        ...(extra.tracked ? { tracked: extra.tracked } : {}),
       }),
     );
     previous = { extends: previous?.extends ?? false, contextLoop };
@@ -290,13 +305,19 @@ function buildHank(items: ItemShape[], hankBudget: unknown, block: BlockShape | 
     const id = `par${position}`;
     const before = [...ids];
     const when = whenOf(shape.when, before);
+    const tracked = shape.writes ? [SHARED_FILE] : undefined;
     const branches = shape.branches.map((branchItems, b) => {
       previous = { extends: false, contextLoop: false, boundary: true };
       const own: string[] = [];
       const items = branchItems.map((item, at) => {
         const allowed = [...before, ...own];
         if (item.kind === 'codon') {
-          const codon = codonOf(item.codon, { contextLoop: false, loopSize: 1, allowed });
+          const codon = codonOf(item.codon, {
+            contextLoop: false,
+            loopSize: 1,
+            allowed,
+            ...(tracked ? { tracked } : {}),
+          });
           own.push(codon.id as string);
           return codon;
         }
@@ -306,6 +327,7 @@ function buildHank(items: ItemShape[], hankBudget: unknown, block: BlockShape | 
             : item.terminateOn;
         const loop = loopOf({ ...item, terminateOn: terminate }, `loop${position}b${b}i${at}`, {
           allowed,
+          ...(tracked ? { tracked } : {}),
         });
         own.push(...loop.codons.map((codon) => codon.id as string));
         return loop;
@@ -417,6 +439,16 @@ function runtimeIds(config: HankConfig): { all: string[]; branch: string[] } {
 const outcomeTable = (config: HankConfig): fc.Arbitrary<OutcomeTable> => {
   const { all: ids, branch } = runtimeIds(config);
   const noInterrupt = new Set(concurrentBlock(config) ? branch : []);
+  // The branch codons that track the shared file write it (see BlockShape.writes).
+  const writes = Object.fromEntries(
+    config.hank
+      .filter(isParallelConfig)
+      .flatMap((block) =>
+        block.branches.flatMap((candidate) => candidate.items.flatMap(itemCodons)),
+      )
+      .filter((codon) => codon.checkpointedFiles?.includes(SHARED_FILE))
+      .map((codon) => [codon.id, SHARED_FILE]),
+  );
   const maxExtensions = Math.max(
     0,
     ...config.hank.flatMap((item) =>
@@ -446,6 +478,7 @@ const outcomeTable = (config: HankConfig): fc.Arbitrary<OutcomeTable> => {
         overflowFrom: OVERFLOW_FROM,
       },
       maxSessions: 1 + maxExtensions,
+      ...(Object.keys(writes).length > 0 ? { writes } : {}),
     }));
 };
 
@@ -476,7 +509,8 @@ export interface GeneratedCase extends SemanticsCase {
  * and `--max-cost` (its branch loops never have one): the interpreter gates each branch codon on
  * the spend of every attempt before it in the schedule, one attempt at a time, while concurrent
  * branches gate on what is spent when they start, with their siblings' attempts still running.
- * With `maxConcurrency: 1` the branches run one after another and every budget stays.
+ * With `maxConcurrency: 1` the branches run one after another and every budget stays, except
+ * around a block with a resolver (see below).
  */
 export function semanticsCase(
   options: { steps?: boolean; budgets?: boolean; blocks?: boolean | 'always' } = {},
@@ -499,12 +533,15 @@ export function semanticsCase(
     })
     .map(({ items, block, hankBudget, maxCost }) => {
       const shapes = budgets ? items : items.map(withoutBudgets);
-      const concurrent = block !== null && block.maxConcurrency !== 1;
+      // A resolver runs even when the hank's budget is spent (the runtime does not gate it; the
+      // skipped case in semantics.found.int.test.ts): no hank budget around a block with one.
+      const noHankBudget =
+        block !== null && (block.maxConcurrency !== 1 || block.onConflict === 'resolver');
       // Around a block the runtime applies only the `shared` allocation of the hank's budget (it
       // refuses the others: not-in-effect.ts of @hankweave/hank).
       const hank = buildHank(
         shapes,
-        concurrent || !hankBudget
+        noHankBudget || !hankBudget
           ? null
           : block
             ? { ...hankBudget, allocation: 'shared' }
@@ -516,7 +553,7 @@ export function semanticsCase(
         hank,
         config: result.config as HankConfig,
         valid: result.valid,
-        maxCost: concurrent ? null : maxCost,
+        maxCost: noHankBudget ? null : maxCost,
       };
     })
     .filter((built) => built.valid)

@@ -47,6 +47,15 @@ const roleOf = (state: HankweaveState, codonId: string) =>
   state.executionPlan.find((entry) => entry.codonId === codonId)?.parallelContext?.role;
 
 /**
+ * The interpreter's id of a runtime codon id: a block's resolver runs under its own hank.json id
+ * in the runtime and as `<blockId>.resolve` in the interpreter (a name, not a behaviour).
+ */
+export function interpreterId(state: HankweaveState, codonId: string): string {
+  const context = state.executionPlan.find((entry) => entry.codonId === codonId)?.parallelContext;
+  return context?.role === 'resolver' ? `${context.blockId}.resolve` : codonId;
+}
+
+/**
  * True for an attempt of a branch codon that a shutdown it did not cause cut short: a sibling
  * branch's failure or spent budget stopped the run while it ran (the runtime records it failed as
  * interrupted, naming no Ctrl-C). The interpreter records no attempt for it (interpret.ts,
@@ -101,7 +110,7 @@ export function observeExecutions(
         : ((record.partialCost as number | undefined) ?? 0);
     const failure = failureOf(record);
     executions.push({
-      codonId: record.codonId,
+      codonId: interpreterId(state, record.codonId),
       status: record.status as ObservedExecution['status'],
       ...(failure ? { failure } : {}),
       ...(record.skippedBy === 'condition' ? { skippedBy: 'condition' as const } : {}),
@@ -149,8 +158,6 @@ export interface CodonEnd {
 export function codonEnds(events: readonly HankweaveEvent[], session: number): CodonEnd[] {
   const ends: CodonEnd[] = [];
   events.forEach((event, at) => {
-    const merge = mergeEnd(event);
-    if (merge !== undefined) ends.push({ codonId: merge, session });
     if (event.type !== 'codon.completed') return;
     const { codonId, success, failureIgnored, failureReason } = event.data;
     const after: HankweaveEvent[] = [];
@@ -178,20 +185,29 @@ export function codonEnds(events: readonly HankweaveEvent[], session: number): C
 }
 
 /**
- * The block whose merge record an event announces (a merge emits no `codon.completed`): its
- * notice when it merged or when its condition skipped it, its error when it conflicted. The
- * generated hanks name a block by its id.
+ * The merges a process run's events announce (`Parallel block X merged …`; the generated hanks
+ * name a block by its id), in order, each marked when branch order settled a conflict in it (its
+ * `Merge of X: …` notices come just before). A merge by a resolver, and a merge a rollback to the
+ * resolver records again, announce nothing.
  */
-function mergeEnd(event: HankweaveEvent): string | undefined {
-  if (event.type === 'info') {
+export function mergeNotices(
+  events: readonly HankweaveEvent[],
+): { blockId: string; ordered: boolean }[] {
+  const notices: { blockId: string; ordered: boolean }[] = [];
+  let settled = new Set<string>();
+  for (const event of events) {
+    if (event.type === 'codon.completed' || event.type === 'codon.started') settled = new Set();
+    if (event.type !== 'info') continue;
     const message = String(event.data.message);
-    return (/^Parallel block (\S+) (?:merged \d+ branches|is skipped:)/.exec(message) ?? [])[1];
+    const settling = /^Merge of (\S+): /.exec(message)?.[1];
+    if (settling !== undefined) settled.add(settling);
+    const merged = /^Parallel block (\S+) merged \d+ branches/.exec(message)?.[1];
+    if (merged !== undefined) {
+      notices.push({ blockId: merged, ordered: settled.has(merged) });
+      settled.delete(merged);
+    }
   }
-  if (event.type === 'error') {
-    const data = event.data as { code?: string; context?: { blockId?: string } };
-    if (data.code === 'MERGE_CONFLICT') return data.context?.blockId;
-  }
-  return undefined;
+  return notices;
 }
 
 /**
@@ -217,25 +233,32 @@ export function linearized(ends: readonly CodonEnd[]): CodonEnd[] {
  * When each record reached its final status, and in which process run: its `codon.completed`
  * event (every codon's final status emits one as the record ends), matched to the records of its
  * codon id in order (a codon id never has two attempts at once). A record with no such event (a
- * parallel block's merge record) ends right after every record made before it: a merge begins
- * once its block's branches have all ended, and is recorded at once.
+ * parallel block's merge record) ends right after every record made before it (a merge begins
+ * once its block's branches have all ended, and is recorded at once), in the process run
+ * `sessionOf` says (that of its run).
  */
 export function finishOrder(
   records: readonly CodonExecution[],
   ends: readonly CodonEnd[],
+  sessionOf: (record: CodonExecution) => number | undefined = () => undefined,
 ): Map<CodonExecution, RecordEnd> {
   const byId = new Map<string, RecordEnd[]>();
   ends.forEach((end, at) => {
     const list = byId.get(end.codonId) ?? [];
-    list.push({ at, session: end.session, ...(end.stops ? { stops: true as const } : {}) });
+    list.push({
+      at,
+      session: end.session,
+      ...(end.stops ? { stops: true as const } : {}),
+    });
     byId.set(end.codonId, list);
   });
   const order = new Map<CodonExecution, RecordEnd>();
   let latest: RecordEnd = { at: -1, session: 0 };
   for (const record of records) {
     const end = byId.get(record.codonId)?.shift();
-    if (end === undefined) latest = { at: latest.at + 1 / 1024, session: latest.session };
-    else if (end.at > latest.at) latest = end;
+    if (end === undefined) {
+      latest = { at: latest.at + 1 / 1024, session: sessionOf(record) ?? latest.session };
+    } else if (end.at > latest.at) latest = end;
     order.set(record, end ?? latest);
   }
   return order;
@@ -282,13 +305,19 @@ export interface ObservedMerge {
  * (role `merge`), less those a skipped block left (the interpreter records no merge for a block
  * its condition skipped). Failed: `conflict`. Completed: `resolved` when the block's resolver
  * completed (or a person skipped it) since the block's previous merge, `ordered` when it failed
- * (ignored), or when `ordered(merge)` says branch order settled a conflict; else `clean`.
+ * (ignored) or when branch order settled the conflict (`onConflict: ordered`), else `clean`. A
+ * resolver whose failure stopped the run (or that Ctrl-C interrupted) leaves no merge record, where
+ * the interpreter records the merge as `conflict` (a resume merges again): such a resolver counts
+ * as a `conflict` merge right after it.
  */
 export function observeMerges(
   state: HankweaveState,
   finished: ReadonlyMap<CodonExecution, RecordEnd>,
-  ordered: (blockId: string, attempt: number) => boolean = () => false,
+  notices: readonly { blockId: string; ordered: boolean }[] = [],
 ): ObservedMerge[] {
+  const pending = [...notices];
+  /** Blocks whose newest merge a resolver settled, with nothing of the block run since. */
+  const settled = new Set<string>();
   const records = finishedRecords(state).sort(
     (a, b) => (finished.get(a)?.at ?? 0) - (finished.get(b)?.at ?? 0),
   );
@@ -297,19 +326,42 @@ export function observeMerges(
   let executions = 0;
   for (const record of records) {
     const role = roleOf(state, record.codonId);
-    if (role === 'resolver') {
-      const blockId = record.codonId.replace(/\.resolve$/, '');
-      resolverSince.set(blockId, record);
-    }
+    const end = finished.get(record);
     if (role !== 'merge') {
       if (!cutShortBySibling(state, record)) executions++;
+      const block = state.executionPlan.find((entry) => entry.codonId === record.codonId)
+        ?.parallelContext?.blockId;
+      if (block !== undefined) settled.delete(block);
+      if (role !== 'resolver') continue;
+      const blockId = interpreterId(state, record.codonId).replace(/\.resolve$/, '');
+      resolverSince.set(blockId, record);
+      const interrupted =
+        record.status === 'failed' &&
+        (record.failureReason.message ?? '').startsWith('Interrupted by Ctrl-C');
+      if (end?.stops || interrupted) {
+        resolverSince.delete(blockId);
+        merges.push({
+          blockId,
+          result: 'conflict',
+          session: end?.session ?? -1,
+          afterExecutions: executions,
+        });
+      }
       continue;
     }
     if (record.status === 'skipped') continue;
     const blockId = record.codonId;
-    const attempt = merges.filter((merge) => merge.blockId === blockId).length;
     const resolver = resolverSince.get(blockId);
     resolverSince.delete(blockId);
+    // After a rollback to the resolver, the runtime records the merge it settled again (the
+    // rollback cut its record off the thread) without merging: the interpreter keeps that merge
+    // ("a rollback to a block's resolver keeps the merge it resolved") and records none.
+    if (record.status === 'completed' && !resolver && settled.has(blockId)) continue;
+    settled.delete(blockId);
+    if (resolver) settled.add(blockId);
+    const at = pending.findIndex((candidate) => candidate.blockId === blockId);
+    const notice =
+      record.status === 'completed' && !resolver && at >= 0 ? pending.splice(at, 1)[0] : undefined;
     const result: MergeResult =
       record.status === 'failed'
         ? 'conflict'
@@ -317,15 +369,10 @@ export function observeMerges(
           ? resolver.status === 'failed'
             ? 'ordered'
             : 'resolved'
-          : ordered(blockId, attempt)
+          : notice?.ordered
             ? 'ordered'
             : 'clean';
-    merges.push({
-      blockId,
-      result,
-      session: finished.get(record)?.session ?? -1,
-      afterExecutions: executions,
-    });
+    merges.push({ blockId, result, session: end?.session ?? -1, afterExecutions: executions });
   }
   return merges;
 }

@@ -6,7 +6,7 @@ import type { AgentStartOptions } from '@hankweave/harness';
 import { buildAgentLog, type FakeAgentScript, FakeHarness } from '@hankweave/harness/testing';
 import { endedByCrash } from '@hankweave/state';
 import { type HankweaveState, isTerminalCodonStatus } from '@hankweave/types';
-import { cutShortBySibling } from './observe.js';
+import { cutShortBySibling, interpreterId } from './observe.js';
 
 /**
  * What one unit of cost is: the dollars and the usage of a turn that costs them (priced by the
@@ -32,6 +32,8 @@ export interface OutcomeAgentOptions {
   state(): HankweaveState;
   /** How a person stops a codon (`codon.skip`, or Ctrl-C: the runtime shuts down). */
   stop(kind: 'skip' | 'interrupt', codonId: string): void;
+  /** The file an attempt of `codonId` writes as it starts (its runtime id as content), if any. */
+  writes?(codonId: string): string | undefined;
   costUnit?: CostUnit;
 }
 
@@ -83,8 +85,10 @@ export function outcomeAgent(options: OutcomeAgentOptions): FakeHarness {
     script: (start) => {
       const state = options.state();
       const attempt = finishedExecutions(state, start.codonId);
-      const outcome = options.outcome(start.codonId, attempt);
+      const outcome = options.outcome(interpreterId(state, start.codonId), attempt);
       const index = sessionIndex(state, start.codonId);
+      const file = index === 0 ? options.writes?.(start.codonId) : undefined;
+      if (file !== undefined) writeFileSync(join(start.cwd, file), `${start.codonId}\n`);
       if (outcome.stoppedBy) {
         stopOnceCounted(options, start, outcome.stoppedBy);
         return {

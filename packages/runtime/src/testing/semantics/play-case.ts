@@ -11,6 +11,7 @@ import {
   finishedRecords,
   finishOrder,
   linearized,
+  mergeNotices,
   type ObservedExecution,
   type ObservedMerge,
   observeExecutions,
@@ -86,6 +87,7 @@ export function caseRuntime(
     harness: outcomeAgent({
       outcome,
       state,
+      writes: (codonId) => semantics.outcomes.writes?.[codonId.split('#')[0] as string],
       stop: (kind, codonId) => {
         const live = runtime as Runtime;
         if (kind === 'skip') {
@@ -246,6 +248,8 @@ export async function playCase(semantics: SemanticsCase, dir: string): Promise<P
   const events: HankweaveEvent[] = [];
   const stops: PlayedCase['stops'] = [];
   const ends: CodonEnd[] = [];
+  const notices: { blockId: string; ordered: boolean }[] = [];
+  const sessionOfRun = new Map<string, number>();
   let rollbackCutSiblings = false;
   for (const [session, step] of [undefined, ...semantics.steps].entries()) {
     if (step?.kind === 'rollback' && (await rollBack(semantics, dir, step.target, ends))) {
@@ -254,10 +258,18 @@ export async function playCase(semantics: SemanticsCase, dir: string): Promise<P
     const before = events.length;
     stops.push(stopOf(await runOnce(semantics, dir, events)));
     ends.push(...codonEnds(events.slice(before), session));
+    notices.push(...mergeNotices(events.slice(before)));
+    const runs = (await readState(join(caseLayout(dir).executionDir, '.hankweave'))).state.runs;
+    for (const run of runs) if (!sessionOfRun.has(run.runId)) sessionOfRun.set(run.runId, session);
   }
   const { executionDir } = caseLayout(dir);
   const read = await readState(join(executionDir, '.hankweave'));
-  const finished = finishOrder(finishedRecords(read.state), linearized(ends));
+  const runOf = new Map(
+    read.state.runs.flatMap((run) => run.codons.map((record) => [record, run.runId] as const)),
+  );
+  const finished = finishOrder(finishedRecords(read.state), linearized(ends), (record) =>
+    sessionOfRun.get(runOf.get(record) ?? ''),
+  );
   return {
     executions: observeExecutions(read.state, finished),
     scheduled: observeSteps(read.state, finished),
@@ -265,7 +277,7 @@ export async function playCase(semantics: SemanticsCase, dir: string): Promise<P
     rollbackCutSiblings,
     stops,
     loops: observeLoopEndings(events),
-    merges: observeMerges(read.state, finished),
+    merges: observeMerges(read.state, finished, notices),
     executionDir,
   };
 }
