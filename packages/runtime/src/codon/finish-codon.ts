@@ -207,7 +207,14 @@ export async function finishCodon(
     await context.sentinels.unload('codon-complete');
     info(context, `Sentinel work completed (${sentinelCount} sentinel(s))`);
   }
-  const interrupted = control.stopReason?.kind === 'shutdown' && ending.status !== 'completed';
+  // A codon its condition skipped ran nothing, so a shutdown cannot interrupt it: it stays a skip,
+  // with its checkpoint and its plan decision (a branch codon whose condition is read while a
+  // sibling's failure stops the run would otherwise be recorded skipped with its loop's next
+  // iteration never planned).
+  const interrupted =
+    control.stopReason?.kind === 'shutdown' &&
+    ending.status !== 'completed' &&
+    !(ending.status === 'skipped' && ending.condition !== undefined);
   const checkpointType: CheckpointType =
     ending.status === 'completed'
       ? 'completed'

@@ -88,7 +88,7 @@ describe('the runtime executes what the reference interpreter says, through a ki
     `for ${RUNS} generated cases killed at a random point (seed ${SEED})`,
     async () => {
       const arbitrary = fc.tuple(
-        semanticsCase({ budgets: false }),
+        semanticsCase({ budgets: false, blocks: false }),
         fc.double({ min: 0, max: 1, noNaN: true }),
         fc.integer({ min: 0, max: 15 }),
       );

@@ -6,6 +6,7 @@ import type { AgentStartOptions } from '@hankweave/harness';
 import { buildAgentLog, type FakeAgentScript, FakeHarness } from '@hankweave/harness/testing';
 import { endedByCrash } from '@hankweave/state';
 import { type HankweaveState, isTerminalCodonStatus } from '@hankweave/types';
+import { cutShortBySibling, interpreterId } from './observe.js';
 
 /**
  * What one unit of cost is: the dollars and the usage of a turn that costs them (priced by the
@@ -31,6 +32,8 @@ export interface OutcomeAgentOptions {
   state(): HankweaveState;
   /** How a person stops a codon (`codon.skip`, or Ctrl-C: the runtime shuts down). */
   stop(kind: 'skip' | 'interrupt', codonId: string): void;
+  /** The file an attempt of `codonId` writes as it starts (its runtime id as content), if any. */
+  writes?(codonId: string): string | undefined;
   costUnit?: CostUnit;
 }
 
@@ -45,14 +48,15 @@ const ERROR_TEXT = {
 
 /**
  * How many executions of `codonId` reached a final status of their own (not one crash detection
- * gave an attempt its server's death cut short): the key of its next outcome.
+ * gave an attempt its server's death cut short, nor one a sibling branch's stop cut short, see
+ * `cutShortBySibling`): the key of its next outcome.
  */
 export function finishedExecutions(state: HankweaveState, codonId: string): number {
   let count = 0;
   for (const run of state.runs) {
     for (const record of run.codons) {
       if (record.codonId !== codonId || !isTerminalCodonStatus(record.status)) continue;
-      if (!endedByCrash(record)) count++;
+      if (!endedByCrash(record) && !cutShortBySibling(state, record)) count++;
     }
   }
   return count;
@@ -81,8 +85,10 @@ export function outcomeAgent(options: OutcomeAgentOptions): FakeHarness {
     script: (start) => {
       const state = options.state();
       const attempt = finishedExecutions(state, start.codonId);
-      const outcome = options.outcome(start.codonId, attempt);
+      const outcome = options.outcome(interpreterId(state, start.codonId), attempt);
       const index = sessionIndex(state, start.codonId);
+      const file = index === 0 ? options.writes?.(start.codonId) : undefined;
+      if (file !== undefined) writeFileSync(join(start.cwd, file), `${start.codonId}\n`);
       if (outcome.stoppedBy) {
         stopOnceCounted(options, start, outcome.stoppedBy);
         return {

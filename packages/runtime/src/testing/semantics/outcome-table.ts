@@ -16,6 +16,12 @@ export interface OutcomeTable {
   contextLoops: { codonIds: string[]; overflowFrom: number };
   /** Sessions an attempt may reach: 1 + the largest `maxExtensions` of the hank. */
   maxSessions: number;
+  /**
+   * Files the agent writes as each attempt of a codon (hank.json id) starts, relative to its
+   * agentRoot, with the runtime codon id as content: branches that write the same file conflict
+   * when their block merges.
+   */
+  writes?: Record<string, string>;
 }
 
 /**
