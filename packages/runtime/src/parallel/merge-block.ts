@@ -91,6 +91,21 @@ export async function mergeBlock(
       host.halt('codon failure');
       return { kind: 'stopped' };
     }
+    // The resolver is a codon like any other: with the hank's budget spent it does not run, and
+    // the merge stays a conflict that a resume meets again (the interpreter's rule).
+    const gate = resolverEntry ? host.budgetGate(context, resolverEntry) : { kind: 'run' };
+    if (gate.kind === 'stop') {
+      const message = `${conflictMessage(block, conflicts)}. The budget is spent, so resolver ${resolverEntry?.codonId} does not run`;
+      reportError(context, message, { severity: 'codon', codon: block.id, code: 'MERGE_CONFLICT' });
+      recordMerge(context, {
+        runId: run.runId,
+        entry: mergeEntry,
+        hint: host.hint,
+        ending: { status: 'failed', failureReason: { type: 'unknown', retriable: false, message } },
+      });
+      host.halt('fail' in gate && gate.fail ? 'budget failure' : 'budget exceeded');
+      return { kind: 'stopped' };
+    }
     result = await context.engine.merge({ base, branches, policy: 'ordered' });
     if (!result.ok)
       throw new RuntimeError('RUNTIME_INTERNAL', 'An ordered merge reported conflicts');

@@ -47,8 +47,9 @@ const roleOf = (state: HankweaveState, codonId: string) =>
   state.executionPlan.find((entry) => entry.codonId === codonId)?.parallelContext?.role;
 
 /**
- * The interpreter's id of a runtime codon id: a block's resolver runs under its own hank.json id
- * in the runtime and as `<blockId>.resolve` in the interpreter (a name, not a behaviour).
+ * The interpreter's id of a runtime codon id. Both name a block's resolver `<blockId>.resolve`;
+ * kept so that a plan written before they agreed (the resolver under its hank.json id) reads the
+ * same.
  */
 export function interpreterId(state: HankweaveState, codonId: string): string {
   const context = state.executionPlan.find((entry) => entry.codonId === codonId)?.parallelContext;
