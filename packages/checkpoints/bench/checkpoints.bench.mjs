@@ -1,6 +1,6 @@
 // pnpm bench: the engine (dist/) against native git on the same work tree. See BENCHMARKS.md.
 // Usage: node bench/checkpoints.bench.mjs [--sizes 1000,10000] [--runs 5] [--initial-runs N] [--out file.md]
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CheckpointEngine } from '../dist/index.js';
@@ -33,16 +33,19 @@ async function setup(base, tracked) {
   rmSync(join(base, 'a', '.hankweave'), { recursive: true, force: true });
   rmSync(join(base, 'b'), { recursive: true, force: true });
   rmSync(join(base, 'native'), { recursive: true, force: true });
-  mkdirSync(join(base, 'b'), { recursive: true });
-  // Engine B's agentRoot is a symlink to A's: same files, its own repository and stat cache.
-  symlinkSync(join(base, 'a', 'agentRoot'), join(base, 'b', 'agentRoot'));
   const git = new NativeGit(
     join(base, 'native', 'git'),
     join(base, 'a', 'agentRoot'),
     join(base, 'native', 'home'),
   );
   const a = await CheckpointEngine.open({ executionDir: join(base, 'a') });
-  const b = await CheckpointEngine.open({ executionDir: join(base, 'b') });
+  // Engine B checks out A's agentRoot as a branch work tree of its own repository: same files,
+  // its own objects, index and stat cache (a symlinked agentRoot is refused since issue 31).
+  await (await CheckpointEngine.open({ executionDir: join(base, 'b') })).close();
+  const b = await CheckpointEngine.open({
+    executionDir: join(base, 'b'),
+    worktree: { name: 'bench', workTree: join(base, 'a', 'agentRoot') },
+  });
   git.init();
   return { a, b, git, tracked };
 }
