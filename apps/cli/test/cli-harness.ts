@@ -5,6 +5,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   realpathSync,
   rmSync,
   statSync,
@@ -209,4 +210,32 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv) {
       return exited;
     },
   };
+}
+
+/** A codon record of state.json, as the example tests read it. */
+export interface RecordedCodon {
+  codonId: string;
+  status: string;
+  skipReason?: string;
+}
+
+/**
+ * Runs an example hank directory offline on its own model script (a new execution), and reads
+ * back what it recorded: the run's output, agentRoot, and every codon record, oldest run first.
+ */
+export async function playExample(hankDir: string, env: NodeJS.ProcessEnv) {
+  const run = await runCli(
+    [
+      hankDir,
+      join(hankDir, 'data'),
+      '--scripted-model',
+      join(hankDir, 'model-script.json'),
+      '--start-new',
+    ],
+    { env, timeoutMs: 120_000 },
+  );
+  const executionDir = executionDirOf(run.stdout);
+  const state = JSON.parse(readFileSync(join(executionDir, '.hankweave', 'state.json'), 'utf8'));
+  const codons = state.runs.flatMap((r: { codons: unknown[] }) => r.codons) as RecordedCodon[];
+  return { run, executionDir, agentRoot: join(executionDir, 'agentRoot'), codons };
 }

@@ -2,7 +2,7 @@ import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, executionDirOf, runCli, type Sandbox } from './cli-harness.js';
+import { createSandbox, playExample, runCli, type Sandbox } from './cli-harness.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../../examples/conditional-fixup/', import.meta.url));
 
@@ -12,23 +12,7 @@ const EXAMPLE = fileURLToPath(new URL('../../../examples/conditional-fixup/', im
 describe('hankweave on the conditional example', () => {
   let sandbox: Sandbox;
   const cli = (...args: string[]) => runCli(args, { env: sandbox.env, timeoutMs: 120_000 });
-  const play = async (hankDir: string) => {
-    const run = await cli(
-      hankDir,
-      join(hankDir, 'data'),
-      '--scripted-model',
-      join(hankDir, 'model-script.json'),
-      '--start-new',
-    );
-    const executionDir = executionDirOf(run.stdout);
-    const state = JSON.parse(readFileSync(join(executionDir, '.hankweave', 'state.json'), 'utf8'));
-    const codons = state.runs.flatMap((r: { codons: unknown[] }) => r.codons) as {
-      codonId: string;
-      status: string;
-      skipReason?: string;
-    }[];
-    return { run, agentRoot: join(executionDir, 'agentRoot'), executionDir, codons };
-  };
+  const play = (hankDir: string) => playExample(hankDir, sandbox.env);
 
   beforeAll(() => {
     sandbox = createSandbox();

@@ -2,7 +2,7 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, executionDirOf, runCli, type Sandbox } from './cli-harness.js';
+import { createSandbox, playExample, type Sandbox } from './cli-harness.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../../examples/parallel-review/', import.meta.url));
 
@@ -11,23 +11,12 @@ const EXAMPLE = fileURLToPath(new URL('../../../examples/parallel-review/', impo
 // example's model script (the second way with the lint's results edited to pass).
 describe('hankweave on the parallel review example', () => {
   let sandbox: Sandbox;
-  const cli = (...args: string[]) => runCli(args, { env: sandbox.env, timeoutMs: 120_000 });
   const play = async (hankDir: string) => {
-    const run = await cli(
-      hankDir,
-      join(hankDir, 'data'),
-      '--scripted-model',
-      join(hankDir, 'model-script.json'),
-      '--start-new',
+    const played = await playExample(hankDir, sandbox.env);
+    const statuses = Object.fromEntries(
+      played.codons.map((codon) => [codon.codonId, codon.status]),
     );
-    const executionDir = executionDirOf(run.stdout);
-    const state = JSON.parse(readFileSync(join(executionDir, '.hankweave', 'state.json'), 'utf8'));
-    const codons = state.runs.flatMap((r: { codons: unknown[] }) => r.codons) as {
-      codonId: string;
-      status: string;
-    }[];
-    const statuses = Object.fromEntries(codons.map((codon) => [codon.codonId, codon.status]));
-    return { run, agentRoot: join(executionDir, 'agentRoot'), statuses, codons };
+    return { ...played, statuses };
   };
 
   beforeAll(() => {

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startScriptedModel } from '@hankweave/scripted-model';
 import { createRuntime } from '../dist/index.js';
+import { agentEnvOf } from './agent-env.mjs';
 
 const RUNS = Number(process.env.PARALLEL_BENCH_RUNS ?? 3);
 const MODEL_WAIT_MS = 2000;
@@ -64,15 +65,7 @@ const model = await startScriptedModel({
     ),
   },
 });
-const env = {
-  ...process.env,
-  HOME: home,
-  CLAUDE_CONFIG_DIR: join(home, '.claude'),
-  ANTHROPIC_API_KEY: 'sk-scripted-dummy',
-  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-  CLAUDE_CODE_MAX_RETRIES: '0',
-  IS_SANDBOX: '1',
-};
+const env = agentEnvOf(home);
 
 async function runOnce(hank) {
   let first;

@@ -15,6 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { detectSandbox, sandboxCommand } from '@hankweave/harness';
 import { startScriptedModel } from '@hankweave/scripted-model';
 import { createRuntime } from '../dist/index.js';
+import { agentEnvOf } from './agent-env.mjs';
 
 const RUNS = Number(process.env.SANDBOX_BENCH_RUNS ?? 7);
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -49,15 +50,7 @@ const model = await startScriptedModel({
     ],
   },
 });
-const env = {
-  ...process.env,
-  HOME: home,
-  CLAUDE_CONFIG_DIR: join(home, '.claude'),
-  ANTHROPIC_API_KEY: 'sk-scripted-dummy',
-  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-  CLAUDE_CODE_MAX_RETRIES: '0',
-  IS_SANDBOX: '1',
-};
+const env = agentEnvOf(home);
 
 async function runOnce(sandbox) {
   const marks = {};
