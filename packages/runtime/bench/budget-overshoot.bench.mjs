@@ -18,6 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { startScriptedModel } from '@hankweave/scripted-model';
 import { defaultModelCatalog, emptyTokenUsage } from '@hankweave/types';
 import { createRuntime } from '../dist/index.js';
+import { agentEnvOf } from './agent-env.mjs';
 import { pacedProxy } from './paced-proxy.mjs';
 
 const TRIALS = Number(process.env.TRIALS ?? 5);
@@ -78,15 +79,7 @@ async function trial({ currency, delayMs }) {
     startNew: true,
     headless: true,
     anthropicBaseUrl: proxy?.url ?? model.url,
-    env: {
-      ...process.env,
-      HOME: home,
-      CLAUDE_CONFIG_DIR: join(home, '.claude'),
-      ANTHROPIC_API_KEY: 'sk-scripted-dummy',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      CLAUDE_CODE_MAX_RETRIES: '0',
-      IS_SANDBOX: '1',
-    },
+    env: agentEnvOf(home),
   });
   let completed;
   let liveOutput = 0;
