@@ -15,13 +15,17 @@ const DEADLINE_MS = 90_000;
 /** Starts the appending child; resolves with the ids it acknowledged once SIGKILL ended it. */
 async function runAndKill(dir: string, mode: string, runId: string): Promise<string[]> {
   const running = spawnChild(child, [dir, mode, runId]);
-  // Most kills land while appending (after "ready"); some during start-up, open and repair.
+  // Kills land during start-up, open and repair; right after "ready", while the first appends are
+  // in flight; and after the first acknowledgement. The last kind exists so that acknowledged
+  // events are always put to the test: on a loaded machine one fsync can outlast the whole
+  // 40 ms window after "ready", and then no run would acknowledge anything.
+  const dice = Math.random();
   const exit =
-    Math.random() < 0.75
-      ? await running
-          .waitForLine((line) => line === 'ready')
-          .then(() => running.kill(Math.random() * 40))
-      : await running.kill(Math.random() * 150);
+    dice < 0.25
+      ? await running.kill(Math.random() * 150)
+      : await running
+          .waitForLine((line) => (dice < 0.6 ? line === 'ready' : line.startsWith('evt_')))
+          .then(() => running.kill(Math.random() * 40));
   if (exit.signal !== 'SIGKILL') {
     throw new Error(`child ended with ${exit.code ?? exit.signal}: ${exit.stderr}`);
   }
