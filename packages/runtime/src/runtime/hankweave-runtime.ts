@@ -591,10 +591,18 @@ export class HankweaveRuntime {
           this.#firstActive());
     if (expected !== undefined && active?.control.codonId !== expected) {
       const running = active?.control.codonId;
+      // A parallel block runs several: name them all (`running` stays the first, as before).
+      const all = this.activeCodonIds;
+      const who =
+        all.length > 1
+          ? ` (${all.join(', ')} are)`
+          : running === undefined
+            ? ''
+            : ` (${running} is)`;
       throw new RuntimeError(
         'RUNTIME_NO_CODON_RUNNING',
-        `Codon ${expected} is not running${running === undefined ? '' : ` (${running} is)`}; nothing was stopped`,
-        { details: { codonId: expected, running: running ?? null } },
+        `Codon ${expected} is not running${who}; nothing was stopped`,
+        { details: { codonId: expected, running: running ?? null, runningCodons: all } },
       );
     }
     if (!active) throw new RuntimeError('RUNTIME_NO_CODON_RUNNING', 'No running codon to stop');

@@ -57,6 +57,39 @@ describe('eventSchema', () => {
     expect(eventSchema.safeParse({ ...tokenUsage, type: 'token.used' }).success).toBe(false);
   });
 
+  it('reads state.snapshot with and without the running codons of a parallel block', () => {
+    const running = (codonId: string, branchId: string) => ({
+      codonId,
+      status: 'preparing',
+      startTime: '2025-01-15T14:30:45.000Z',
+      branch: { blockId: 'review', branchId },
+    });
+    const original = {
+      id: 'evt_2',
+      type: 'state.snapshot',
+      timestamp: '2025-01-15T14:30:46.000Z',
+      data: {
+        completedCodons: [],
+        fileTree: [],
+        totalCost: 0,
+        totalTime: 10,
+        isRollingBack: false,
+      },
+    };
+    expect(eventSchema.safeParse(original).success).toBe(true);
+    const parallel = eventSchema.parse({
+      ...original,
+      data: { ...original.data, activeCodons: [running('l1', 'left'), running('r1', 'right')] },
+    }) as HankweaveEvent<'state.snapshot'>;
+    expect(parallel.data.activeCodons?.map((codon) => codon.branch?.branchId)).toEqual([
+      'left',
+      'right',
+    ]);
+    // An entry is a whole execution record, not a bare id.
+    const bad = { ...original, data: { ...original.data, activeCodons: ['l1'] } };
+    expect(eventSchema.safeParse(bad).success).toBe(false);
+  });
+
   it('makes unique evt_ ids', () => {
     const ids = new Set(Array.from({ length: 1000 }, createEventId));
     expect(ids.size).toBe(1000);

@@ -63,6 +63,15 @@ const checkpointListItemSchema = z.looseObject({
 /** A parallel block's branch, on the events of the codons that run in it. */
 const eventBranchSchema = z.looseObject({ blockId: z.string(), branchId: z.string() });
 
+/**
+ * A codon record in `state.snapshot`'s `activeCodons` (and, when it ran in a parallel branch, in
+ * `completedCodons`): the execution record as state.json holds it, plus the branch it runs in
+ * (issue 36). Ours: the original runtime writes neither field.
+ */
+const snapshotBranchCodonSchema = codonExecutionSchema.and(
+  z.looseObject({ branch: eventBranchSchema.optional() }),
+);
+
 export const serverStateEventData = {
   'codon.started': z.looseObject({
     codonId: z.string(),
@@ -100,7 +109,18 @@ export const serverStateEventData = {
     cumulativeCost: z.number(),
   }),
   'state.snapshot': z.looseObject({
+    /**
+     * A running codon's record (the original's field). When several run (a parallel block's
+     * branches), the one that started first: `activeCodons[0]`, the codon `codon.skip` and
+     * `codon.forceStop` without a `codonId` act on.
+     */
     currentCodon: snapshotCodonSchema.nullable().optional(),
+    /**
+     * Every running codon's record, oldest first, each with its `branch` when it runs in a
+     * parallel branch; empty when none runs. Ours (issue 36): absent from the original's
+     * journals and from hankweave's before it.
+     */
+    activeCodons: z.array(snapshotBranchCodonSchema).optional(),
     completedCodons: z.array(snapshotCodonSchema),
     fileTree: z.array(fileNodeSchema),
     totalCost: z.number(),
