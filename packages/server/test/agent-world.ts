@@ -18,15 +18,19 @@ export interface AgentWorld {
 
 /**
  * Copies the example hank (with `hank` as its hank.json when given) into a tmp dir and starts the
- * scripted model on the example's script. The agent gets a private HOME and a dummy key.
+ * scripted model on the example's script (or on `script`). The agent gets a private HOME and a
+ * dummy key.
  */
-export async function makeAgentWorld(options: { hank?: unknown } = {}): Promise<AgentWorld> {
+export async function makeAgentWorld(
+  options: { hank?: unknown; script?: unknown } = {},
+): Promise<AgentWorld> {
   const root = mkdtempSync(join(tmpdir(), 'server-agent-'));
   const hankDir = join(root, 'hank');
   cpSync(EXAMPLE_DIR, hankDir, { recursive: true });
   if (options.hank)
     writeFileSync(join(hankDir, 'hank.json'), JSON.stringify(options.hank, null, 2));
-  const script = JSON.parse(readFileSync(join(hankDir, 'model-script.json'), 'utf8'));
+  const script =
+    options.script ?? JSON.parse(readFileSync(join(hankDir, 'model-script.json'), 'utf8'));
   const model = await startScriptedModel({ script });
   const home = join(root, 'home');
   mkdirSync(home, { recursive: true });
