@@ -118,6 +118,14 @@ describe('state.snapshot over WebSocket while a parallel block runs', () => {
       branchId: 'fast',
     });
 
+    // A skip aimed at the finished codon stops nothing and names both that run.
+    const driver = await connectTestClient(server.url, { token: server.token });
+    const refused = await driver.send({ type: 'codon.skip', data: { codonId: 'quick' } });
+    expect(refused?.data).toMatchObject({ code: 'RUNTIME_NO_CODON_RUNNING' });
+    expect(refused?.data.message).toMatch(
+      /^Codon quick is not running \((wait-left, wait-right|wait-right, wait-left) are\)/,
+    );
+
     const tree = (branch: string) =>
       join(runtime.executionDir, 'branches', `review.${branch}`, 'agentRoot');
     writeFileSync(join(tree('left'), 'go-left'), '');
