@@ -1,17 +1,21 @@
 import { liveLock } from '@hankweave/inspection';
 import { connectHankweave } from '@hankweave/server/client';
+import type { ParallelContext } from '@hankweave/types';
 import type { ExecutionSelector } from '../execution/execution-options.js';
 import { findExecution } from '../execution/find-execution.js';
 import { CliError } from '../output/cli-error.js';
 import { commandHint } from '../output/command-hint.js';
 import type { CliEvent } from '../output/describe-event.js';
+import { lanesFromEvent } from '../output/lanes.js';
 import type { Terminal } from '../output/terminal.js';
 import { printEvent } from './events.js';
 
 /**
  * `hankweave --attach -e <dir>`: a read-only live view of an execution that another process runs
  * with its WebSocket server on (`--port`). The port, host and token come from runtime.lock; the
- * view starts with the last events of the journal and ends when the runtime shuts down.
+ * view starts with the last events of the journal and ends when the runtime shuts down. A
+ * parallel block's codons are labelled with their lanes (`[review/left] style`), and each
+ * `state.snapshot` line names every running codon.
  */
 export async function attachCommand(
   terminal: Terminal,
@@ -54,11 +58,15 @@ export async function attachCommand(
     terminal.style.dim(`Attached read-only to ${executionDir} (pid ${lock.pid}); Ctrl-C detaches.`),
   );
   const seen = new Set<string>();
+  // The lanes of parallel branches, learnt from the events themselves (`branch` on codon events
+  // and snapshot records): concurrent branches' lines interleave, so each names its lane.
+  const lanes = new Map<string, ParallelContext>();
   // A newer runtime may send types this version does not know: they are shown as JSON.
   const show = (event: CliEvent) => {
     if (seen.has(event.id)) return;
     seen.add(event.id);
-    printEvent(terminal, event, options.json === true);
+    for (const [codonId, lane] of lanesFromEvent(event)) lanes.set(codonId, lane);
+    printEvent(terminal, event, options.json === true, lanes);
   };
   for (const event of client.handshake.eventHistory) show(event);
   client.on((event) => {

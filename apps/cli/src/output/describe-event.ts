@@ -7,6 +7,7 @@ import {
   isInterruption,
 } from '@hankweave/types';
 import { formatCost, formatCount, formatDuration, oneLine, shortSha, truncate } from './format.js';
+import { runningCodonsLabel } from './lanes.js';
 import { translateRuntimeMessage } from './runtime-words.js';
 
 /**
@@ -126,8 +127,11 @@ function describeKnownEvent(event: HankweaveEvent): string {
       return `error (${data.severity || 'error'}): ${oneLine(data.message)}`;
     case 'state.transition':
       return describeTransition(data);
-    case 'state.snapshot':
-      return `snapshot: ${data.completedCodons.length} completed, total ${formatCost(data.totalCost)}`;
+    case 'state.snapshot': {
+      // A parallel block runs several codons at once: name each with its lane.
+      const running = runningCodonsLabel(data);
+      return `snapshot: ${data.completedCodons.length} completed${running ? `, running ${running}` : ''}, total ${formatCost(data.totalCost)}`;
+    }
     case 'server.idle':
       return `idle (${data.reason}): ${translateRuntimeMessage(data.message)}`;
     case 'loop.iteration.completed':

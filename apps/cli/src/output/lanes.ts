@@ -114,3 +114,62 @@ export function branchCodonRef(ref: string, state: HankweaveState): string | und
   const newest = executionThread(state).codons.find(({ codon }) => inBranch.has(codon.codonId));
   return `${newest?.codon.codonId ?? codons.at(-1)}${type}`;
 }
+
+/** An event's `branch` field (`{blockId, branchId}`), read leniently: journals of any version. */
+function branchLane(value: unknown): ParallelContext | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { blockId, branchId } = value as Record<string, unknown>;
+  return typeof blockId === 'string' && typeof branchId === 'string'
+    ? { blockId, role: 'branch', branchId }
+    : undefined;
+}
+
+/**
+ * The lanes an event tells, by codon id: a branch codon's `codon.started` and `codon.completed`
+ * carry its branch, `state.snapshot` each running and completed branch codon's (issue 36). For a
+ * view fed by the WebSocket alone (`--attach`), which has no state.json to read the plan from.
+ */
+export function lanesFromEvent(event: {
+  type: string;
+  data: unknown;
+}): [string, ParallelContext][] {
+  if (typeof event.data !== 'object' || event.data === null) return [];
+  const data = event.data as Record<string, unknown>;
+  const records =
+    event.type === 'state.snapshot'
+      ? [data.activeCodons, data.completedCodons].flatMap((list) =>
+          Array.isArray(list) ? list : [],
+        )
+      : event.type === 'codon.started' || event.type === 'codon.completed'
+        ? [data]
+        : [];
+  const found: [string, ParallelContext][] = [];
+  for (const record of records) {
+    if (typeof record !== 'object' || record === null) continue;
+    const { codonId, branch } = record as Record<string, unknown>;
+    const lane = branchLane(branch);
+    if (typeof codonId === 'string' && lane) found.push([codonId, lane]);
+  }
+  return found;
+}
+
+/**
+ * The running codons of a `state.snapshot`, as said to a person: `[review/left] style, [review/
+ * right] tests` (each with its lane; `activeCodons`, or the original's one `currentCodon`).
+ * Empty when none runs.
+ */
+export function runningCodonsLabel(data: {
+  activeCodons?: readonly unknown[] | undefined;
+  currentCodon?: unknown;
+}): string {
+  const running =
+    data.activeCodons ?? (data.currentCodon ? [data.currentCodon] : ([] as unknown[]));
+  return running
+    .map((record) => {
+      if (typeof record === 'string') return printable(record);
+      if (typeof record !== 'object' || record === null) return '?';
+      const { codonId, branch } = record as Record<string, unknown>;
+      return laneCodonLabel(typeof codonId === 'string' ? codonId : '?', branchLane(branch));
+    })
+    .join(', ');
+}
