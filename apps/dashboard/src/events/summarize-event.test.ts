@@ -53,6 +53,31 @@ describe('summarizeEvent()', () => {
         data: { completedCodons: [{}, {}], totalCost: 0.5 },
       }),
     ).toBe('snapshot: 2 codons done, $0.5000 total');
+    // A parallel block's running codons, each with its branch; the original's one codon.
+    const running = (codonId: string, branchId: string) => ({
+      codonId,
+      status: 'running',
+      branch: { blockId: 'review', branchId },
+    });
+    expect(
+      summarizeEvent({
+        type: 'state.snapshot',
+        data: {
+          completedCodons: [{}],
+          currentCodon: running('l1', 'left'),
+          activeCodons: [running('l1', 'left'), running('r1', 'right'), { codonId: 'x' }],
+          totalCost: 0.5,
+        },
+      }),
+    ).toBe(
+      'snapshot: 1 codons done, running l1 (review/left), r1 (review/right), x, $0.5000 total',
+    );
+    expect(
+      summarizeEvent({
+        type: 'state.snapshot',
+        data: { completedCodons: [], currentCodon: 'write', totalCost: 0 },
+      }),
+    ).toBe('snapshot: 0 codons done, running write, $0.0000 total');
     expect(summarizeEvent({ type: 'filetree.updated', data: { tree: [{}, {}, {}] } })).toBe(
       'file tree: 3 top-level entries',
     );

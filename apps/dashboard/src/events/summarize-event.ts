@@ -36,6 +36,35 @@ export function describeToolCall(toolName: string, input: unknown): string {
   return shown === '' ? toolName : `${toolName} ${oneLine(shown, 120)}`;
 }
 
+/** A branch as the timeline names its lane: `review/left`. */
+function branchLabel(value: unknown): string {
+  const branch = (typeof value === 'object' && value !== null ? value : {}) as Data;
+  return text(branch.blockId) && text(branch.branchId)
+    ? `${text(branch.blockId)}/${text(branch.branchId)}`
+    : '';
+}
+
+/**
+ * The codons a `state.snapshot` says are running, each with its parallel branch: `l1
+ * (review/left), r1 (review/right)`. A parallel block runs several (`activeCodons`, issue 36); a
+ * journal of the original names one (`currentCodon`, a record or a bare id). Empty: none runs.
+ */
+function runningCodons(d: Data): string {
+  const running = Array.isArray(d.activeCodons)
+    ? d.activeCodons
+    : d.currentCodon
+      ? [d.currentCodon]
+      : [];
+  return running
+    .map((entry: unknown) => {
+      if (typeof entry === 'string') return entry;
+      const record = (typeof entry === 'object' && entry !== null ? entry : {}) as Data;
+      const lane = branchLabel(record.branch);
+      return `${text(record.codonId) || '?'}${lane ? ` (${lane})` : ''}`;
+    })
+    .join(', ');
+}
+
 function describe(type: string, d: Data): string | undefined {
   switch (type) {
     case 'codon.started':
@@ -63,8 +92,10 @@ function describe(type: string, d: Data): string | undefined {
       return `${text(d.action)} ${text(d.path)}`;
     case 'filetree.updated':
       return `file tree: ${Array.isArray(d.tree) ? d.tree.length : '?'} top-level entries`;
-    case 'state.snapshot':
-      return `snapshot: ${Array.isArray(d.completedCodons) ? d.completedCodons.length : '?'} codons done, ${formatUsd(num(d.totalCost))} total`;
+    case 'state.snapshot': {
+      const running = runningCodons(d);
+      return `snapshot: ${Array.isArray(d.completedCodons) ? d.completedCodons.length : '?'} codons done${running ? `, running ${running}` : ''}, ${formatUsd(num(d.totalCost))} total`;
+    }
     case 'checkpoint.list':
       return `${Array.isArray(d.checkpoints) ? d.checkpoints.length : '?'} checkpoints`;
     case 'budget.summary':
