@@ -199,5 +199,6 @@ describe('the packed CLI and its packages', () => {
     expect(run.stdout).toContain('all codons completed');
     // The dashboard's assets ship inside the CLI.
     expect(existsSync(join(modules, 'hankweave', 'dist', 'ui', 'index.html'))).toBe(true);
-  });
+    // Twenty `pnpm pack` runs are CPU work: about 30 s alone, over a minute on a loaded machine.
+  }, 240_000);
 });
