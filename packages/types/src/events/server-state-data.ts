@@ -60,8 +60,8 @@ const checkpointListItemSchema = z.looseObject({
   timestamp: timestampSchema,
 });
 
-/** A parallel block's branch, on the events of the codons that run in it. */
-const eventBranchSchema = z.looseObject({ blockId: z.string(), branchId: z.string() });
+/** A parallel block's branch, on the events of the codons that run in it (and their sentinels'). */
+export const eventBranchSchema = z.looseObject({ blockId: z.string(), branchId: z.string() });
 
 export const serverStateEventData = {
   'codon.started': z.looseObject({
