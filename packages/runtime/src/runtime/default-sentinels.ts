@@ -26,9 +26,9 @@ export interface DefaultSentinelsInput {
 /**
  * The runtime's sentinel host: a `@hankweave/sentinels` SentinelManager that observes the events
  * the runtime gives it (it drops sentinel events itself) and records its counters as
- * SentinelStatesUpdated on the codon it watches. `forBranch` opens another manager for one parallel branch (issue 36):
- * outputs with a `/` go to the branch's work tree (checkpointed and merged with the branch), and
- * its `sentinel.*` events carry the branch.
+ * SentinelStatesUpdated on the codon it watches. `forBranch` opens another manager for one
+ * parallel branch (issue 36): outputs with a `/` go to the branch's work tree (checkpointed and
+ * merged with the branch), and its `sentinel.*` events carry the branch.
  */
 export function defaultSentinels(
   input: DefaultSentinelsInput,
