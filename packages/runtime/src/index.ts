@@ -76,7 +76,7 @@ export type { RuntimeExit, ShutdownReason } from './runtime/exit-code.js';
 export { type LoadedHank, loadHank } from './runtime/open-execution.js';
 export { RUNTIME_PHASES, type RuntimePhase } from './runtime/phase.js';
 export type { AdapterLockFields, RuntimePort } from './runtime/runtime-port.js';
-export type { SentinelHost } from './runtime/sentinel-host.js';
+export type { SentinelBranch, SentinelHost } from './runtime/sentinel-host.js';
 export {
   type Containment,
   describeContainment,

@@ -79,7 +79,17 @@ describe('features accepted but not in effect yet', () => {
     expect(notInEffect(hank)).toEqual([]);
   });
 
-  it('warns about nothing for a parallel block that runs (branches, loops, a resolver)', () => {
+  it('warns about nothing for a parallel block that runs (branches, loops, a resolver, sentinels)', () => {
+    const watcher = {
+      sentinelConfig: {
+        id: 'watcher',
+        name: 'Watcher',
+        model: 'anthropic/claude-haiku-4-5',
+        trigger: { type: 'event', on: ['assistant.action'] },
+        execution: { strategy: 'immediate' },
+        userPromptText: 'Watch <%= it.events.length %> events.',
+      },
+    };
     const hank = {
       hank: [
         codon(),
@@ -90,7 +100,7 @@ describe('features accepted but not in effect yet', () => {
           maxConcurrency: 1,
           merge: { onConflict: { resolver: codon({ id: 'fix', name: 'Fix' }) } },
           branches: [
-            { id: 'x', items: [codon({ id: 'x1' })] },
+            { id: 'x', items: [codon({ id: 'x1', sentinels: [watcher] })] },
             {
               id: 'y',
               items: [

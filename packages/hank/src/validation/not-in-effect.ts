@@ -1,4 +1,4 @@
-import { type HankConfig, isParallelConfig, itemCodons } from '@hankweave/types';
+import { type HankConfig, isParallelConfig } from '@hankweave/types';
 import type { HankIssue } from './hank-issue.js';
 
 /**
@@ -12,9 +12,8 @@ const HEALTH_CHECK_SETTINGS = new Set(['healthCheckGracePeriodMs', 'waitForAllHe
  * field that parses but that this version does not carry out is a warning on `validate` and at
  * the start of a run, never silence. Today: the sentinel health-check settings, and what a
  * parallel block may say that the runtime does not run yet and refuses (`RUNTIME_UNSUPPORTED_
- * FEATURE`): a block's own budget, a hank budget allocation other than `shared` around a block,
- * sentinels on a block's codons. A feature that is accepted before it works belongs here until
- * it lands.
+ * FEATURE`): a block's own budget, a hank budget allocation other than `shared` around a block.
+ * A feature that is accepted before it works belongs here until it lands.
  */
 export function notInEffectWarnings(config: HankConfig): HankIssue[] {
   const settings = Object.keys(config.overrides?.sentinel ?? {})
@@ -46,15 +45,6 @@ export function notInEffectWarnings(config: HankConfig): HankIssue[] {
         warn(
           'overrides.budget.allocation',
           `allocation ${allocation} is not applied around a parallel block by this version; use "shared"`,
-        ),
-      );
-    }
-    for (const codon of itemCodons(item)) {
-      if ((codon.sentinels ?? []).length === 0) continue;
-      issues.push(
-        warn(
-          `hank[${index}] codon ${codon.id}`,
-          "sentinels on a parallel block's codons do not run beside other branches in this version; move them to a codon after the block",
         ),
       );
     }

@@ -1,6 +1,6 @@
 import { createMemoryJournal } from '@hankweave/journal';
 import { describe, expect, it } from 'vitest';
-import { EventBus } from './event-bus.js';
+import { BranchBus, EventBus } from './event-bus.js';
 
 describe('EventBus', () => {
   it('journals and delivers events in emit order, without waiting for each append', async () => {
@@ -138,5 +138,37 @@ describe('EventBus with a durability barrier', () => {
     await bus.drain();
     expect(seen).toEqual(['info']);
     expect(errors).toEqual(['the state save before publishing 1 event(s)']);
+  });
+});
+
+describe('BranchBus', () => {
+  it("marks what a branch emits as the branch's, on the one bus, also while events wait", async () => {
+    let durable = false;
+    let release: () => void = () => {};
+    const bus = new EventBus({
+      barrier: {
+        isDurable: () => durable,
+        flush: () =>
+          durable ? Promise.resolve() : new Promise<void>((resolve) => (release = resolve)),
+      },
+    });
+    const left = new BranchBus(bus);
+    const right = new BranchBus(bus);
+    const seen: string[] = [];
+    bus.subscribe((event) => {
+      const data = event.data as { message: string };
+      const origin = left.owns(event) ? 'left' : right.owns(event) ? 'right' : 'root';
+      seen.push(`${data.message}:${origin}`);
+    });
+    // Held back by the barrier: the origin is known before any listener sees the event.
+    left.emit('info', { message: 'a' });
+    bus.emit('info', { message: 'b' });
+    right.emit('info', { message: 'c' });
+    expect(seen).toEqual([]);
+    durable = true;
+    release();
+    await bus.settled();
+    left.emit('info', { message: 'd' });
+    expect(seen).toEqual(['a:left', 'b:root', 'c:right', 'd:left']);
   });
 });

@@ -57,6 +57,8 @@ export class EventBus {
   #emitted = 0;
   #published = 0;
   readonly #watermarks: { count: number; resolve(): void }[] = [];
+  /** Who emitted each event that was emitted with an origin (a parallel branch's view). */
+  readonly #origins = new WeakMap<HankweaveEvent, object>();
 
   constructor(
     options: {
@@ -76,15 +78,21 @@ export class EventBus {
   /**
    * Emits a journaled event (server-state, agentic-backbone or sentinel) and returns it. It is
    * journaled and delivered now, or, when the state it reports is not durable yet, as soon as it
-   * is (see the class comment).
+   * is (see the class comment). `origin` (a {@link BranchBus}) is what {@link originOf} answers
+   * for the event; it is set before any listener sees the event.
    */
-  emit<T extends JournaledEventType>(type: T, data: EventData<T>): HankweaveEvent<T> {
+  emit<T extends JournaledEventType>(
+    type: T,
+    data: EventData<T>,
+    origin?: object,
+  ): HankweaveEvent<T> {
     const event = {
       id: createEventId(),
       type,
       timestamp: this.#clock().toISOString(),
       data,
     } as HankweaveEvent<T>;
+    if (origin !== undefined) this.#origins.set(event, origin);
     this.#emitted++;
     if (this.#waiting.length === 0 && (this.#barrier?.isDurable() ?? true)) this.#publish(event);
     else {
@@ -148,6 +156,11 @@ export class EventBus {
     }
   }
 
+  /** The `origin` `event` was emitted with, if any (the event object the bus delivered). */
+  originOf(event: HankweaveEvent): object | undefined {
+    return this.#origins.get(event);
+  }
+
   /** Adds a listener; returns the function that removes it. */
   subscribe(listener: EventListener): () => void {
     this.#listeners.add(listener);
@@ -171,5 +184,47 @@ export class EventBus {
     await this.settled();
     await Promise.all([...this.#pending]);
     this.#failures.flush();
+  }
+}
+
+/** What the runtime's parts use of the bus; a parallel branch's context holds a {@link BranchBus}. */
+export type RuntimeBus = Pick<EventBus, 'emit' | 'originOf' | 'subscribe' | 'settled' | 'drain'>;
+
+/**
+ * The bus as a parallel branch's context sees it (issue 36): the one ordered bus, every event
+ * emitted through it marked as the branch's (`bus.originOf(event) === this`). The branches'
+ * codons run at once on the same bus; this is how the branch's sentinels are given its codon's
+ * events only (the events a codon causes are emitted through its context).
+ */
+export class BranchBus implements RuntimeBus {
+  constructor(private readonly bus: RuntimeBus) {}
+
+  emit<T extends JournaledEventType>(
+    type: T,
+    data: EventData<T>,
+    origin: object = this,
+  ): HankweaveEvent<T> {
+    return this.bus.emit(type, data, origin);
+  }
+
+  /** Whether `event` was emitted through this view. */
+  owns(event: HankweaveEvent): boolean {
+    return this.bus.originOf(event) === this;
+  }
+
+  originOf(event: HankweaveEvent): object | undefined {
+    return this.bus.originOf(event);
+  }
+
+  subscribe(listener: EventListener): () => void {
+    return this.bus.subscribe(listener);
+  }
+
+  settled(): Promise<void> {
+    return this.bus.settled();
+  }
+
+  drain(): Promise<void> {
+    return this.bus.drain();
   }
 }

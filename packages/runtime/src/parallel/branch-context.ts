@@ -5,8 +5,10 @@ import { findSymlinkOnPath } from '@hankweave/durable-io';
 import { ChangeScanner } from '@hankweave/files';
 import { CheckpointHint } from '../codon/checkpoint-hint.js';
 import { RuntimeError } from '../errors.js';
+import { BranchBus } from '../events/event-bus.js';
 import { DATA_LINK_NAME } from '../execution/layout.js';
 import type { RuntimeContext } from '../runtime/runtime-context.js';
+import { NO_SENTINELS } from '../runtime/sentinel-host.js';
 import { branchTreeName } from './block-lanes.js';
 
 /** The directory under the execution directory that holds every branch's work tree. */
@@ -26,7 +28,8 @@ export interface OpenBranch {
  * execution directory, restored to `checkpoint` (the block's base for a branch that has not
  * run, its newest moved-past checkpoint on a resume), the data linked read-only as in agentRoot,
  * and a context in which every codon part (rig, agent, scans, checkpoints, conditions) sees the
- * work tree as its agentRoot and the sandbox lets it write that tree only.
+ * work tree as its agentRoot and the sandbox lets it write that tree only. The context has its
+ * own sentinel host (`SentinelHost.forBranch`), given the events emitted in the branch only.
  *
  * @throws {RuntimeError} RUNTIME_UNSAFE_PATH when a directory on the way is a symbolic link (the
  *   runtime never follows a link out of the execution); the engine's errors as they come.
@@ -61,10 +64,24 @@ export async function openBranch(
         ...(context.sandbox.readOnly ?? []).filter((path) => path !== context.layout.dataLink),
       ],
     };
+    // The branch's codons run beside its siblings' on the one bus: what they emit goes through
+    // the branch's view of it, and only that reaches the branch's own sentinel host.
+    const bus = new BranchBus(context.bus);
+    const sentinels =
+      context.sentinels.forBranch?.({
+        blockId: input.blockId,
+        branchId: input.branchId,
+        agentRoot: workTree,
+      }) ?? NO_SENTINELS;
+    const unsubscribe = bus.subscribe((event) => {
+      if (bus.owns(event)) sentinels.observe(event);
+    });
     const branchContext: RuntimeContext = {
       ...context,
       layout,
       engine,
+      bus,
+      sentinels,
       scanner: new ChangeScanner(workTree, { resolver: context.resolver }),
       sandbox,
       branch: { blockId: input.blockId, branchId: input.branchId, name },
@@ -74,7 +91,16 @@ export async function openBranch(
       context: branchContext,
       hint: new CheckpointHint(),
       engine,
-      close: () => engine.close(),
+      close: async () => {
+        // A codon unloads its sentinels when it ends; one that did not end (an error on the way
+        // out, a forced shutdown) leaves them loaded: they are stopped here, never left running.
+        try {
+          if (sentinels.loadedCount() > 0) await sentinels.unload('shutdown').catch(() => []);
+        } finally {
+          unsubscribe();
+          await engine.close();
+        }
+      },
     };
   } catch (error) {
     await engine.close().catch(() => {});

@@ -3,18 +3,9 @@ import { resolve } from 'node:path';
 import { isInside } from '@hankweave/durable-io';
 import { RuntimeError } from '../errors.js';
 import type { CreateRuntimeOptions } from '../runtime/create-runtime-options.js';
-import type { SentinelHost } from '../runtime/sentinel-host.js';
+import { NO_SENTINELS } from '../runtime/sentinel-host.js';
 import { ExecutionReplayHarness } from './execution-replay-harness.js';
 import { openRecordedExecution } from './recorded-execution.js';
-
-/** Replay runs no sentinels (reference §8.2): they would call a model. */
-const NO_SENTINELS: SentinelHost = {
-  loadForCodon: async () => ({ states: [], failed: [] }),
-  observe: () => {},
-  drain: async () => [],
-  unload: async () => [],
-  loadedCount: () => 0,
-};
 
 function invalid(message: string, value: unknown): RuntimeError {
   return new RuntimeError('RUNTIME_INVALID_OPTION', message, {
@@ -66,6 +57,7 @@ export function withReplay(options: CreateRuntimeOptions): CreateRuntimeOptions 
       env: options.env ?? process.env,
       ...(options.models !== undefined && { models: options.models }),
     }),
+    // Replay runs no sentinels (reference §8.2): they would call a model.
     sentinels: options.sentinels ?? NO_SENTINELS,
   };
 }

@@ -41,7 +41,7 @@ describe('loadHank()', () => {
     expect(models(loadHank({ hank: plain, hankDir: '/tmp' }))).toEqual(['sonnet', 'opus']);
   });
 
-  it('loads a parallel block, --model reaching its codons, and refuses what it cannot run yet', () => {
+  it('loads a parallel block (sentinels on its codons too), --model reaching its codons, and refuses what it cannot run yet', () => {
     const block = (extra: Record<string, unknown> = {}) => ({
       type: 'parallel',
       id: 'build',
@@ -59,6 +59,33 @@ describe('loadHank()', () => {
     });
     const loaded = loadHank({ hank: hankWith(block()), hankDir: '/tmp', model: 'haiku' });
     expect(models(loaded)).toEqual(['haiku', 'haiku', 'haiku']);
+    // Sentinels on a block's codons run, each branch with its own host (issue 36).
+    const watched = block({
+      branches: [
+        {
+          id: 'api',
+          items: [
+            {
+              ...codon('api-code', 'sonnet'),
+              sentinels: [
+                {
+                  sentinelConfig: {
+                    id: 'watch',
+                    name: 'Watch',
+                    model: 'anthropic/claude-haiku-4-5',
+                    trigger: { type: 'event', on: ['assistant.action'] },
+                    execution: { strategy: 'immediate' },
+                    userPromptText: 'Watch.',
+                  },
+                },
+              ],
+            },
+          ],
+        },
+        { id: 'ui', items: [codon('ui-code', 'opus')] },
+      ],
+    });
+    expect(() => loadHank({ hank: hankWith(watched), hankDir: '/tmp' })).not.toThrow();
     const refusals: [unknown, unknown, string][] = [
       [block({ budget: { maxDollars: 1 } }), undefined, 'parallel-budget'],
       [block(), { budget: { maxDollars: 1, allocation: 'proportional' } }, 'parallel-allocation'],

@@ -4,23 +4,15 @@ import { readRegularFileSync } from '@hankweave/durable-io';
 import { ChangeScanner, listCopyTree, UnifiedFileResolver } from '@hankweave/files';
 import { validateHank, withModelOverride } from '@hankweave/hank';
 import { createFileJournal } from '@hankweave/journal';
-import { SentinelManager } from '@hankweave/sentinels';
-import {
-  acquireRuntimeLock,
-  currentRun,
-  type RuntimeLockHandle,
-  StateStore,
-} from '@hankweave/state';
+import { acquireRuntimeLock, type RuntimeLockHandle, StateStore } from '@hankweave/state';
 import {
   defaultModelCatalog,
   describeJsonError,
   HARNESS_NAMES,
   type HankConfig,
   isParallelConfig,
-  isTerminalCodonStatus,
   itemCodons,
   parseJsonWithLocation,
-  type SentinelState,
 } from '@hankweave/types';
 import { RuntimeError } from '../errors.js';
 import { EventBus } from '../events/event-bus.js';
@@ -37,7 +29,8 @@ import {
   installedHarnesses,
   loadDefaultHarness,
 } from './default-harness.js';
-import { type RuntimeContext, type RuntimeSettings, transition } from './runtime-context.js';
+import { defaultSentinels } from './default-sentinels.js';
+import type { RuntimeContext, RuntimeSettings } from './runtime-context.js';
 import type { SentinelHost } from './sentinel-host.js';
 
 /** A hank.json larger than this is not read (validation bounds what it may hold anyway). */
@@ -145,10 +138,9 @@ function hankModelOverride(raw: unknown): string | undefined {
 
 /**
  * Refuses what a valid hank may say about parallel blocks (issue 36) that this runtime does not
- * run yet, rather than accept it and ignore it: a block's own `budget`, a hank budget that is
+ * run yet, rather than accept it and ignore it: a block's own `budget`, and a hank budget that is
  * not `shared` around a block (its shares name items, and a block's spending is not yet counted
- * as one item), and sentinels on a block's codons (one sentinel host watches one codon at a time,
- * and a block runs several at once).
+ * as one item).
  *
  * @throws {RuntimeError} RUNTIME_UNSUPPORTED_FEATURE (details.feature, details.items: the
  *   blocks' or codons' ids, details.hankPath).
@@ -177,17 +169,28 @@ function refuseUnsupported(config: HankConfig, hankPath: string): void {
       `overrides.budget.allocation is ${allocation}, which this runtime does not apply around a parallel block yet. Use "shared"`,
     );
   }
-  const watched = blocks
+}
+
+/**
+ * Refuses sentinels on a parallel block's codons when the embedder's sentinel host cannot open a
+ * host per branch (`SentinelHost.forBranch`): one host cannot watch codons that run at once.
+ *
+ * @throws {RuntimeError} RUNTIME_UNSUPPORTED_FEATURE (details.feature `parallel-sentinels`,
+ *   details.items: the codons' ids, details.hankPath).
+ */
+function refuseBranchSentinels(config: HankConfig, hankPath: string, host: SentinelHost): void {
+  if (host.forBranch) return;
+  const watched = config.hank
+    .filter(isParallelConfig)
     .flatMap((block) => itemCodons(block))
     .filter((codon) => (codon.sentinels ?? []).length > 0)
     .map((codon) => codon.id);
-  if (watched.length > 0) {
-    refuse(
-      'parallel-sentinels',
-      watched,
-      `codon ${watched.join(', ')} of a parallel block has sentinels, which this runtime cannot run beside other branches yet. Move the sentinels to a codon after the block`,
-    );
-  }
+  if (watched.length === 0) return;
+  throw new RuntimeError(
+    'RUNTIME_UNSUPPORTED_FEATURE',
+    `${hankPath}: codon ${watched.join(', ')} of a parallel block has sentinels, and the sentinel host passed as \`sentinels\` has no forBranch to watch branches that run at once`,
+    { details: { hankPath, feature: 'parallel-sentinels', items: watched } },
+  );
 }
 
 /** The open resources of an execution, for the runtime to drive and close. */
@@ -209,6 +212,7 @@ export async function openExecution(
   hank: LoadedHank,
   settings: RuntimeSettings,
 ): Promise<OpenExecution> {
+  if (options.sentinels) refuseBranchSentinels(hank.config, hank.hankPath, options.sentinels);
   // Before anything is created: a run that cannot reach its model fails here, not a minute in.
   if (options.preflight !== false && options.harness === undefined) {
     await preflight({
@@ -305,10 +309,9 @@ export async function openExecution(
     const resolver = new UnifiedFileResolver();
     const abandonment = new AbortController();
     let context: RuntimeContext | undefined;
-    // Sentinels see every event of the bus (they drop sentinel events themselves) and report
-    // their counters, which become SentinelStatesUpdated on the codon they watch.
-    const sentinelManager = (): SentinelHost =>
-      new SentinelManager({
+    const sentinels =
+      options.sentinels ??
+      defaultSentinels({
         hankDir: hank.hankDir,
         hankweaveDir: layout.hankweaveDir,
         agentRoot: layout.agentRoot,
@@ -316,23 +319,17 @@ export async function openExecution(
           ...settings.env,
           ...(settings.anthropicBaseUrl ? { ANTHROPIC_BASE_URL: settings.anthropicBaseUrl } : {}),
         },
-        // Sentinels on other providers reach the server Pi codons reach, in the same API.
-        ...(settings.piBaseUrl ? { baseUrl: settings.piBaseUrl } : {}),
-        ...(settings.piApi ? { api: settings.piApi } : {}),
-        emit: (type, data) => {
-          if (!abandonment.signal.aborted) bus.emit(type, data as never);
-        },
+        ...(settings.piBaseUrl ? { piBaseUrl: settings.piBaseUrl } : {}),
+        ...(settings.piApi ? { piApi: settings.piApi } : {}),
         models,
         persistHistory:
           options.sentinel?.enablePersistence ??
           hank.config.overrides?.sentinel?.enablePersistence ??
           true,
-        onStatesChanged: (states, totalCost) =>
-          context && recordSentinelStates(context, states, totalCost),
-        logger: {
-          info: (message) => log.info(`Sentinels: ${message}`),
-          warn: (message) => log.warn(`Sentinels: ${message}`),
-        },
+        bus,
+        abandoned: abandonment.signal,
+        log,
+        context: () => context,
       });
     const sessions = new SessionTracker({
       executionDir: layout.executionDir,
@@ -360,7 +357,7 @@ export async function openExecution(
           models,
           defaultHarnessLoaders(settings, models, layout.hankweaveDir),
         )),
-      sentinels: options.sentinels ?? sentinelManager(),
+      sentinels,
       sessions,
       bus,
       log,
@@ -384,26 +381,14 @@ export async function openExecution(
       abandoned: abandonment.signal,
       liveSpend: { dollars: 0 },
     };
-    const sentinels = context.sentinels;
-    bus.subscribe((event) => sentinels.observe(event));
+    // agentRoot's sentinels see the events emitted outside parallel branches; a branch's host
+    // sees its branch's (see `parallel/branch-context.ts`).
+    bus.subscribe((event) => {
+      if (bus.originOf(event) === undefined) sentinels.observe(event);
+    });
     return { context, lock: held, created: prepared.created, abandon: () => abandonment.abort() };
   } catch (error) {
     for (const resource of opened.reverse()) await resource.close().catch(() => {});
     throw error;
   }
-}
-
-/** Records sentinel counters on the active codon, while its record still holds `sentinels.loaded`. */
-function recordSentinelStates(
-  context: RuntimeContext,
-  states: SentinelState[],
-  totalCost: number,
-): void {
-  const run = currentRun(context.store.state);
-  const codon = run?.codons.at(-1);
-  if (!run || !codon || isTerminalCodonStatus(codon.status) || codon.status === 'preparing') return;
-  transition(context, {
-    type: 'SentinelStatesUpdated',
-    data: { runId: run.runId, codonId: codon.codonId, sentinelStates: states, totalCost },
-  });
 }

@@ -15,7 +15,7 @@ import {
 } from '@hankweave/types';
 import type { SharedSpend } from '../budget/budget-watchdog.js';
 import type { BudgetSources } from '../budget/resolve-budget.js';
-import type { EventBus } from '../events/event-bus.js';
+import type { RuntimeBus } from '../events/event-bus.js';
 import type { RuntimeLogger } from '../events/server-log.js';
 import type { ExecutionLayout } from '../execution/layout.js';
 import type { Containment, SandboxMode } from '../sandbox/containment.js';
@@ -77,7 +77,8 @@ export interface RuntimeContext {
   readonly sentinels: SentinelHost;
   /** Seed 004's session files of this execution (registry, loop and pipeline state). */
   readonly sessions: SessionTracker;
-  readonly bus: EventBus;
+  /** The execution's one ordered bus; in a parallel branch's context, the branch's view of it. */
+  readonly bus: RuntimeBus;
   readonly log: RuntimeLogger;
   readonly resolver: UnifiedFileResolver;
   readonly scanner: ChangeScanner;

@@ -53,6 +53,29 @@ describe('eventSchema', () => {
     expect(newEventSchema.safeParse(withoutId).success).toBe(true);
   });
 
+  it("takes a sentinel event's branch (ours) and checks its shape", () => {
+    const output = (branch: unknown) => ({
+      id: 'evt_2',
+      type: 'sentinel.output',
+      timestamp: '2025-01-15T14:30:45.000Z',
+      data: {
+        sentinelId: 'watch',
+        codonId: 'alpha',
+        triggerNumber: 1,
+        outputType: 'text',
+        content: 'ok',
+        cost: 0.001,
+        tokens: { input: 10, output: 2 },
+        eventCount: 3,
+        ...(branch === undefined ? {} : { branch }),
+      },
+    });
+    const branch = { blockId: 'review', branchId: 'left' };
+    expect(eventSchema.parse(output(branch)).data).toMatchObject({ branch });
+    expect(eventSchema.safeParse(output(undefined)).success).toBe(true);
+    expect(eventSchema.safeParse(output({ blockId: 'review' })).success).toBe(false);
+  });
+
   it('rejects an unknown event type', () => {
     expect(eventSchema.safeParse({ ...tokenUsage, type: 'token.used' }).success).toBe(false);
   });

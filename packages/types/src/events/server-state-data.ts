@@ -60,8 +60,8 @@ const checkpointListItemSchema = z.looseObject({
   timestamp: timestampSchema,
 });
 
-/** A parallel block's branch, on the events of the codons that run in it. */
-const eventBranchSchema = z.looseObject({ blockId: z.string(), branchId: z.string() });
+/** A parallel block's branch, on the events of the codons that run in it (and their sentinels'). */
+export const eventBranchSchema = z.looseObject({ blockId: z.string(), branchId: z.string() });
 
 /**
  * A codon record in `state.snapshot`'s `activeCodons` (and, when it ran in a parallel branch, in
