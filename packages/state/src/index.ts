@@ -36,6 +36,8 @@ export { codonCost, runCost, totalCost } from './read/costs.js';
 export {
   type ExecutionThread,
   executionThread,
+  type SiblingRecords,
+  siblingRecords,
   type ThreadCodon,
 } from './read/execution-thread.js';
 export {

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { relativeInside } from '@hankweave/durable-io';
-import { currentRun, executionThread } from '@hankweave/state';
+import { currentRun, executionThread, type SiblingRecords, siblingRecords } from '@hankweave/state';
 import type { CodonExecution, HankweaveState } from '@hankweave/types';
 import { restoreArchivesForRollback } from '../archive/restore-on-rollback.js';
 import type { CheckpointHint } from '../codon/checkpoint-hint.js';
@@ -38,13 +38,20 @@ export async function performRollback(
   const thread = executionThread(state);
   const fromRun = currentRun(state)?.runId ?? thread.runId ?? null;
   const position = thread.codons.findIndex(({ codon }) => holds(codon, target.sha));
+  // A parallel branch's codon: the sibling branches' later records of its block stay on the
+  // thread (`siblingRecords`), so they are not undone, and the new run continues the thread's
+  // own run: the target's run may hold records of the target's branch that the thread undid.
+  const siblings =
+    position === -1 || target.codonId === null
+      ? undefined
+      : siblingRecords(state.executionPlan, target.codonId);
   // Codons newer than the target on the thread (newest first); none for a checkpoint elsewhere.
   const undone =
     position === -1
       ? target.codonId === null
         ? thread.codons
         : []
-      : thread.codons.slice(0, position);
+      : keptOut(thread.codons.slice(0, position), siblings);
   const targetName = target.codonId ? nameOf(context, target.codonId) : 'Initial checkpoint';
   emit(context, 'rollback.started', {
     fromRun: fromRun ?? '',
@@ -101,7 +108,7 @@ export async function performRollback(
   const toRun = startRun(context, {
     type: 'continuation',
     source: {
-      runId: target.runId ?? fromRun ?? '',
+      runId: (siblings ? thread.runId : undefined) ?? target.runId ?? fromRun ?? '',
       afterCodon: target.codonId,
       checkpointSha: target.sha,
     },
@@ -122,6 +129,25 @@ export async function performRollback(
     `Rolled back to ${target.sha.slice(0, 7)} (${target.checkpointType} of ${target.codonId ?? 'the start'}); run ${toRun} continues from there`,
   );
   return { fromRun, toRun, target };
+}
+
+/**
+ * The records newer than a rollback's target (newest first) less those that stay on the thread:
+ * after a parallel branch's codon, the sibling branches' records up to the block's end.
+ */
+function keptOut<T extends { codon: CodonExecution }>(
+  newer: T[],
+  siblings: SiblingRecords | undefined,
+): T[] {
+  if (!siblings) return newer;
+  const stays = new Set<T>();
+  // Oldest first from the target, as the thread keeps them.
+  for (const entry of [...newer].reverse()) {
+    const verdict = siblings(entry.codon);
+    if (verdict === 'stop') break;
+    if (verdict === 'keep') stays.add(entry);
+  }
+  return newer.filter((entry) => !stays.has(entry));
 }
 
 /** The event's view of a move: every count, the first paths (the manifest has them all). */

@@ -151,14 +151,17 @@ export function retrySource(
 /**
  * The source of a continuation run opened inside a parallel block: after the newest record on
  * the thread, so that every branch's records stay on it (the previous plan entry may be another
- * branch's codon, and cutting there would undo that branch's later work).
+ * branch's codon, and cutting there would undo that branch's later work). It continues the
+ * thread's own run, not the run that holds the record: after a rollback into a branch, that run
+ * also holds records the thread undid.
  */
 export function blockRetrySource(
   context: RuntimeContext,
   runId: string,
 ): { runId: string; afterCodon: string | null; checkpointSha: string } {
-  const newest = executionThread(context.store.state).codons[0];
+  const thread = executionThread(context.store.state);
+  const newest = thread.codons[0];
   return newest
-    ? { runId: newest.runId, afterCodon: newest.codon.codonId, checkpointSha: '' }
+    ? { runId: thread.runId ?? newest.runId, afterCodon: newest.codon.codonId, checkpointSha: '' }
     : { runId, afterCodon: null, checkpointSha: '' };
 }

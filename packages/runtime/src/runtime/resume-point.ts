@@ -28,7 +28,8 @@ export function resumePoint(context: RuntimeContext): ResumePoint | undefined {
   const state = context.store.state;
   const entries = new Map(state.executionPlan.map((entry) => [entry.codonId, entry]));
   const abandoned = abandonedIterations(context);
-  for (const { codon: record, runId } of executionThread(state).codons) {
+  const thread = executionThread(state);
+  for (const { codon: record, runId } of thread.codons) {
     const entry = entries.get(record.codonId);
     const loop = entry?.loopContext ?? record.loopContext;
     if (loop && abandoned.has(iterationKey(loop))) continue;
@@ -36,9 +37,11 @@ export function resumePoint(context: RuntimeContext): ResumePoint | undefined {
     if (!found) continue;
     // A branch's checkpoint lives in its work tree: until the block merges, agentRoot holds the
     // block's base, and the branch's work tree is restored from the thread when the block runs.
+    // It continues the thread's own run: the record's run may hold records the thread undid
+    // (a rollback into a branch keeps only the sibling branches' later records).
     if (entry?.parallelContext?.role === 'branch') {
       return {
-        runId,
+        runId: thread.runId ?? runId,
         codonId: record.codonId,
         sha: blockBase(state, entry.parallelContext.blockId),
         checkpointType: found.checkpointType,

@@ -58,17 +58,10 @@ function scheduleOf(
  * Plays a case on real runtimes and expects what they executed, how each run stopped, how each
  * loop ended and how each parallel block merged to equal what the reference interpreter says.
  */
-export async function checkAgainstInterpreter(
-  semantics: GeneratedCase,
-  options: { knownDifferences?: 'pass' | 'compare' } = {},
-): Promise<void> {
+export async function checkAgainstInterpreter(semantics: GeneratedCase): Promise<void> {
   const dir = await mkdtemp(join(TMP_ROOT, 'semantics-'));
   try {
     const played = await playCase(semantics, dir);
-    // A known difference, kept out of the comparison unless told to compare: a rollback to a
-    // branch codon cuts off the sibling branches' later records, which then run again, where the
-    // interpreter keeps them (the skipped case in semantics.found.int.test.ts).
-    if (played.rollbackCutSiblings && options.knownDifferences !== 'compare') return;
     const expected = interpret({
       hank: semantics.config,
       outcome: tableOutcome(semantics.outcomes),

@@ -129,15 +129,13 @@ describe('cases the long run found', () => {
 
 describe('parallel blocks (issue 36): cases the property found', () => {
   // Found by the semantics property with parallel blocks (seed 1, every case with a block,
-  // shrunk by hand). The runtime's execution thread is a prefix of its records in the order they
-  // started, so a rollback to c0 (branch b0) cuts off c1 and also c2, which the sibling branch b1
-  // finished after c0 started; the resume runs c1 and c2 again, then merges. The interpreter
-  // (interpret.ts, "Resume and rollback in a block") keeps what the sibling branches did: only
-  // c1 runs again. Runtime: c0 c1 c2 c3 | c1 c2 c3; interpreter: c0 c1 c2 c3 | c1 c3. Keeping a
-  // sibling's later records on the thread needs a thread that is not a prefix (a design change
-  // of the thread, not of parallel/), so the property passes such cases (`rollbackCutSiblings`).
-  // Not fixed yet: skipped until the thread can keep a sibling's later records.
-  it.skip('a rollback to a branch codon keeps what the sibling branches did (rollbackCutSiblings)', async () => {
+  // shrunk by hand). The execution thread was a prefix of the records in the order they started,
+  // so a rollback to c0 (branch b0) cut off c1 and also c2, which the sibling branch b1 finished
+  // after c0 started; the resume ran c1 and c2 again, then merged. The interpreter (interpret.ts,
+  // "Resume and rollback in a block") keeps what the sibling branches did: only c1 runs again.
+  // Fixed in @hankweave/state's thread (`siblingRecords`): a continuation after a branch codon
+  // keeps the sibling branches' later records of its block.
+  it('a rollback to a branch codon keeps what the sibling branches did', async () => {
     const semantics = {
       hank: {
         meta: { name: 'semantics', version: '1.0.0' },
@@ -160,10 +158,7 @@ describe('parallel blocks (issue 36): cases the property found', () => {
       steps: [{ kind: 'rollback' as const, target: 0 }],
     };
     const result = validateHank(semantics.hank);
-    await checkAgainstInterpreter(
-      { ...semantics, config: result.config as HankConfig },
-      { knownDifferences: 'compare' },
-    );
+    await checkAgainstInterpreter({ ...semantics, config: result.config as HankConfig });
   }, 60_000);
 
   // Found by the semantics property with parallel blocks and merge conflicts (seed 21, every case

@@ -134,6 +134,91 @@ describe('executionThread()', () => {
   });
 });
 
+describe('executionThread() in a parallel block (issue 36)', () => {
+  // Block p: branch x runs x1 then x2, branch y runs y1; then the merge (p) and d.
+  const lane = (codonId: string, branchId?: string) => ({
+    codon: { id: codonId, name: codonId },
+    codonId,
+    parallelContext: branchId
+      ? { blockId: 'p', role: 'branch' as const, branchId }
+      : { blockId: 'p', role: 'merge' as const },
+  });
+  const blockPlan = [
+    { codon: { id: 'a', name: 'a' }, codonId: 'a' },
+    lane('x1', 'x'),
+    lane('x2', 'x'),
+    lane('y1', 'y'),
+    lane('p'),
+    { codon: { id: 'd', name: 'd' }, codonId: 'd' },
+  ];
+  const inBlock = (...transitions: StateTransition[]): HankweaveState =>
+    replayTransitions(emptyState(), [
+      { type: 'ExecutionPlanUpdated', data: { executionPlan: blockPlan } },
+      ...transitions,
+    ]);
+  const ranThrough = [
+    t.runStarted('r1'),
+    ...['a', 'x1', 'x2', 'y1', 'p', 'd'].flatMap((id) => codonLifecycle('r1', id, 'completed')),
+    t.runCompleted('r1'),
+  ];
+
+  it('keeps the sibling branches after a rollback to a branch codon, and only them', () => {
+    const state = inBlock(
+      ...ranThrough,
+      t.runStarted('r2', { startingConditions: continuation('r1', 'x1') }),
+    );
+    // x2 (its own branch), the merge and d are undone; y1 (the sibling) stays.
+    expect(ids(state)).toEqual(['r1:y1', 'r1:x1', 'r1:a']);
+  });
+
+  it('continues from the thread, not from the run that holds the newest record', () => {
+    // r2 rolled back to x1; r3 resumes after y1 (the thread's newest) from r2: x2 stays undone.
+    // Resuming from r1 after y1 would bring x2 back: r1's own records run x1, x2, y1.
+    const state = inBlock(
+      ...ranThrough,
+      t.runStarted('r2', { startingConditions: continuation('r1', 'x1') }),
+      t.runCompleted('r2'),
+      t.runStarted('r3', { startingConditions: continuation('r2', 'y1') }),
+      ...codonLifecycle('r3', 'x2', 'completed'),
+    );
+    expect(ids(state)).toEqual(['r3:x2', 'r1:y1', 'r1:x1', 'r1:a']);
+    expect(
+      ids(
+        inBlock(
+          ...ranThrough,
+          t.runStarted('r9', { startingConditions: continuation('r1', 'y1') }),
+        ),
+      ),
+    ).toEqual(['r1:y1', 'r1:x2', 'r1:x1', 'r1:a']);
+  });
+
+  it('keeps the sibling records a resumed run began with, up to the merge', () => {
+    // r1 crashed inside the block; r2 resumed and ran y1 and the merge; a rollback to x1 from
+    // r2 keeps y1 (run r2) but not the merge.
+    const state = inBlock(
+      t.runStarted('r1'),
+      ...codonLifecycle('r1', 'a', 'completed'),
+      ...codonLifecycle('r1', 'x1', 'completed'),
+      t.runCrashed('r1'),
+      t.runStarted('r2', { startingConditions: continuation('r1', 'x1') }),
+      ...codonLifecycle('r2', 'y1', 'completed'),
+      ...codonLifecycle('r2', 'x2', 'completed'),
+      ...codonLifecycle('r2', 'p', 'completed'),
+      t.runCompleted('r2'),
+      t.runStarted('r3', { startingConditions: continuation('r2', 'x1') }),
+    );
+    expect(ids(state)).toEqual(['r2:y1', 'r1:x1', 'r1:a']);
+  });
+
+  it('is the plain prefix after a codon outside the block', () => {
+    const state = inBlock(
+      ...ranThrough,
+      t.runStarted('r2', { startingConditions: continuation('r1', 'a') }),
+    );
+    expect(ids(state)).toEqual(['r1:a']);
+  });
+});
+
 describe('runTree()', () => {
   it('hangs continuations under the run they continue, oldest first', () => {
     const state = build(

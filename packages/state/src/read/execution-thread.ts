@@ -1,12 +1,12 @@
 import {
   type CodonExecution,
+  type ExecutionCodonEntry,
   type HankweaveState,
   isInterruption,
   isTerminalCodonStatus,
   type Run,
   type RunStatus,
 } from '@hankweave/types';
-import { latestCodonIndex } from '../reducer/lookup.js';
 import { currentRun, findRun, latestRun } from './inspect.js';
 
 /** One codon record on the execution thread, with the run it belongs to. */
@@ -46,73 +46,109 @@ export interface ExecutionThread {
   nextCodonId: string | null;
 }
 
-type Limit = { kind: 'all' } | { kind: 'none' } | { kind: 'after'; codonId: string; sha: string };
+/**
+ * Which records of a run after a continuation point inside a parallel block still belong on the
+ * thread: the other branches' records of that block (issue 36). Each branch is its own lane with
+ * its own work tree, so continuing after a codon of one branch (a rollback to it, a resume) undoes
+ * that branch's later work only; what the sibling branches did before the block merged stays.
+ * Undefined when the codon is no branch codon: a plain prefix, as the original's thread is.
+ */
+export type SiblingRecords = (record: CodonExecution) => 'keep' | 'skip' | 'stop';
 
-const limitFromStart = (run: Run): Limit | undefined => {
-  const start = run.startingConditions;
-  if (start.type !== 'continuation') return undefined;
-  return start.source.afterCodon === null
-    ? { kind: 'none' }
-    : { kind: 'after', codonId: start.source.afterCodon, sha: start.source.checkpointSha };
-};
+export function siblingRecords(
+  plan: readonly ExecutionCodonEntry[],
+  codonId: string,
+): SiblingRecords | undefined {
+  const place = plan.find((entry) => entry.codonId === codonId)?.parallelContext;
+  if (place?.role !== 'branch') return undefined;
+  const lanes = new Map(plan.map((entry) => [entry.codonId, entry.parallelContext]));
+  return (record) => {
+    const lane = lanes.get(record.codonId);
+    // The block's resolver or merge, or anything after the block: the block was over there.
+    if (lane?.blockId !== place.blockId || lane.role !== 'branch') return 'stop';
+    return lane.branchId === place.branchId ? 'skip' : 'keep';
+  };
+}
 
-// How many of `run.codons` belong on the thread, and the limit left for the run's ancestors.
-const cut = (run: Run, limit: Limit): { count: number; carried?: Limit } => {
-  if (limit.kind === 'all') return { count: run.codons.length };
-  // From the start: nothing of this run counts, nor of any run before it. Carried up the chain,
-  // or a grandparent's own continuation point would bring its codons back onto the thread.
-  if (limit.kind === 'none') return { count: 0, carried: limit };
-  const index = latestCodonIndex(run, limit.codonId);
-  // The codon ran in an older ancestor: none of this run counts, the limit moves up.
-  if (index < 0) return { count: 0, carried: limit };
-  const record = run.codons[index] as CodonExecution & Record<string, unknown>;
-  // Continuing from a rig-setup checkpoint re-runs that codon, so it is not on the thread.
-  const fromRigSetup =
-    limit.sha !== '' &&
-    record.rigSetupCheckpoint === limit.sha &&
-    record.completionCheckpoint !== limit.sha;
-  return { count: fromRigSetup ? index : index + 1 };
-};
+/** A record on the thread being built, before its positions are numbered. */
+type Placed = Omit<ThreadCodon, 'globalIndex'>;
 
 /**
- * Rebuilds the execution thread ending in `runId` (default: the current run, else the newest)
- * by walking continuations backwards: the target's own codons all count; a parent's count up to
- * its `afterCodon` (none when `afterCodon` is null), and so on up the chain.
+ * The part of a parent's thread (oldest first) that a continuation after `afterCodon` keeps: up
+ * to that codon's newest record (before it, when the run continues from its rig-setup
+ * checkpoint, which runs it again), then, inside a parallel block, the sibling branches' later
+ * records. Nothing when the codon is not on the thread.
+ */
+function keepAfter(
+  state: HankweaveState,
+  thread: Placed[],
+  afterCodon: string,
+  sha: string,
+): Placed[] {
+  const index = thread.findLastIndex((placed) => placed.codon.codonId === afterCodon);
+  if (index < 0) return [];
+  const record = (thread[index] as Placed).codon as CodonExecution & Record<string, unknown>;
+  const fromRigSetup =
+    sha !== '' && record.rigSetupCheckpoint === sha && record.completionCheckpoint !== sha;
+  const kept = thread.slice(0, fromRigSetup ? index : index + 1);
+  const siblings = siblingRecords(state.executionPlan, afterCodon);
+  if (siblings) {
+    for (const placed of thread.slice(index + 1)) {
+      const verdict = siblings(placed.codon);
+      if (verdict === 'stop') break;
+      if (verdict === 'keep') kept.push(placed);
+    }
+  }
+  return kept;
+}
+
+/**
+ * Rebuilds the execution thread ending in `runId` (default: the current run, else the newest):
+ * the chain of continuations back to a fresh run (or a source that is gone), then, oldest run
+ * first, each run's codons after what its start keeps of its parent's thread: up to its
+ * `afterCodon` (nothing when that is null), plus a parallel block's sibling branches.
  */
 export const executionThread = (state: HankweaveState, runId?: string): ExecutionThread => {
   const target =
     runId === undefined ? (currentRun(state) ?? latestRun(state)) : findRun(state, runId);
-  const segments: { run: Run; count: number }[] = [];
+  // Newest first.
+  const chain: Run[] = [];
   const seen = new Set<string>();
-  let run = target;
-  let limit: Limit = { kind: 'all' };
-  while (run !== undefined && !seen.has(run.runId)) {
+  for (let run = target; run !== undefined && !seen.has(run.runId); ) {
     seen.add(run.runId);
-    const { count, carried } = cut(run, limit);
-    segments.push({ run, count });
-    const own = limitFromStart(run);
-    if (own === undefined) break;
-    limit = carried ?? own;
+    chain.push(run);
     const start = run.startingConditions;
     run = start.type === 'continuation' ? findRun(state, start.source.runId) : undefined;
   }
+  chain.reverse();
 
-  const oldestFirst: ThreadCodon[] = [];
-  segments.reverse().forEach(({ run: segmentRun, count }, runIndex) => {
-    segmentRun.codons.slice(0, count).forEach((codon, codonIndexInRun) => {
-      oldestFirst.push({
+  let thread: Placed[] = [];
+  chain.forEach((run, runIndex) => {
+    const start = run.startingConditions;
+    // The oldest run's start names no run of this state (or none): all of its codons count.
+    if (runIndex > 0 && start.type === 'continuation') {
+      thread =
+        start.source.afterCodon === null
+          ? []
+          : keepAfter(state, thread, start.source.afterCodon, start.source.checkpointSha);
+    }
+    run.codons.forEach((codon, codonIndexInRun) => {
+      thread.push({
         codon,
-        runId: segmentRun.runId,
-        runStatus: segmentRun.status,
-        runStartTime: segmentRun.startTime,
-        ...(segmentRun.endTime === undefined ? {} : { runEndTime: segmentRun.endTime }),
-        gitBranch: segmentRun.gitBranch,
-        globalIndex: oldestFirst.length,
+        runId: run.runId,
+        runStatus: run.status,
+        runStartTime: run.startTime,
+        ...(run.endTime === undefined ? {} : { runEndTime: run.endTime }),
+        gitBranch: run.gitBranch,
         runIndex,
         codonIndexInRun,
       });
     });
   });
+  const oldestFirst: ThreadCodon[] = thread.map((placed, globalIndex) => ({
+    ...placed,
+    globalIndex,
+  }));
   const codons = oldestFirst.reverse();
   const failed = target?.status === 'failed' || target?.status === 'crashed';
   const newest = codons[0]?.codon;
@@ -125,7 +161,7 @@ export const executionThread = (state: HankweaveState, runId?: string): Executio
   return {
     ...(target === undefined ? {} : { runId: target.runId }),
     ...(interrupted === undefined ? {} : { interruptedCodonId: interrupted }),
-    runIds: segments.map((segment) => segment.run.runId).reverse(),
+    runIds: chain.map((run) => run.runId).reverse(),
     codons,
     failed,
     hasRunningCodon: codons.some((entry) => !isTerminalCodonStatus(entry.codon.status)),

@@ -47,8 +47,6 @@ export interface PlayedCase {
    * ended: all but those a block's condition skipped with its block (see {@link observeSteps}).
    */
   scheduled: string[];
-  /** True when a rollback step cut off a sibling branch's records (see {@link rollbackCutsSiblings}). */
-  rollbackCutSiblings: boolean;
   /** Codons whose attempt began after a codon's end stopped their process run (none, ever). */
   startedAfterStop: string[];
   /** Parallel blocks' merges (their records are not among `executions`). */
@@ -175,52 +173,25 @@ export function rollbackCodon(
 }
 
 /**
- * True when a rollback to `codonId`, a codon of a parallel branch, cuts off records of a sibling
- * branch of its block: the runtime's thread is a prefix of its records in the order they started,
- * so a sibling's codons that started after the target's newest record are cut off and run again,
- * where the interpreter keeps what the sibling branches did (interpret.ts, "Resume and rollback
- * in a block"). A known difference (see rollbackCutsSiblings in semantics.found.int.test.ts).
- */
-export function rollbackCutsSiblings(state: HankweaveState, codonId: string): boolean {
-  const contextOf = (id: string) =>
-    state.executionPlan.find((entry) => entry.codonId === id)?.parallelContext;
-  const target = contextOf(codonId);
-  if (target?.role !== 'branch') return false;
-  const thread = executionThread(state).codons;
-  const at = thread.findIndex(({ codon }) => codon.codonId === codonId);
-  return thread.slice(0, Math.max(at, 0)).some(({ codon }) => {
-    const other = contextOf(codon.codonId);
-    return (
-      other?.role === 'branch' &&
-      other.blockId === target.blockId &&
-      other.branchId !== target.branchId
-    );
-  });
-}
-
-/**
  * Rolls the case's execution back as a step says, in a runtime of its own (as `hankweave
- * rollback`); true when the rollback cut off a sibling branch's records (see
- * {@link rollbackCutsSiblings}).
+ * rollback`).
  */
 export async function rollBack(
   semantics: SemanticsCase,
   dir: string,
   target: number,
   ends?: readonly CodonEnd[],
-): Promise<boolean> {
+): Promise<void> {
   const runtime = caseRuntime(semantics, dir, { autostart: false });
   await runtime.start();
   try {
     const codonId = rollbackCodon(runtime.getState(), target, ends);
-    const cutsSiblings = codonId !== undefined && rollbackCutsSiblings(runtime.getState(), codonId);
     if (codonId !== undefined) {
       await runtime.command({
         type: 'rollback.toCodon',
         data: { codonId, checkpointType: 'completed' },
       });
     }
-    return cutsSiblings;
   } finally {
     await runtime.close();
   }
@@ -250,11 +221,8 @@ export async function playCase(semantics: SemanticsCase, dir: string): Promise<P
   const ends: CodonEnd[] = [];
   const notices: { blockId: string; ordered: boolean }[] = [];
   const sessionOfRun = new Map<string, number>();
-  let rollbackCutSiblings = false;
   for (const [session, step] of [undefined, ...semantics.steps].entries()) {
-    if (step?.kind === 'rollback' && (await rollBack(semantics, dir, step.target, ends))) {
-      rollbackCutSiblings = true;
-    }
+    if (step?.kind === 'rollback') await rollBack(semantics, dir, step.target, ends);
     const before = events.length;
     stops.push(stopOf(await runOnce(semantics, dir, events)));
     ends.push(...codonEnds(events.slice(before), session));
@@ -274,7 +242,6 @@ export async function playCase(semantics: SemanticsCase, dir: string): Promise<P
     executions: observeExecutions(read.state, finished),
     scheduled: observeSteps(read.state, finished),
     startedAfterStop: startedAfterStop(finished),
-    rollbackCutSiblings,
     stops,
     loops: observeLoopEndings(events),
     merges: observeMerges(read.state, finished, notices),
