@@ -177,7 +177,7 @@ describe('a fleet of hankweave workers', () => {
       });
       expect(row?.totalCost).toBeCloseTo(cost, 10);
     }
-  }, 60_000);
+  }, 150_000);
 
   it('finishes a job on another worker after its worker is killed mid-codon', async () => {
     const { jobId, worker: victim } = await submitSlow('hello-slow', workers);
@@ -188,7 +188,7 @@ describe('a fleet of hankweave workers', () => {
     victim.child.kill('SIGKILL');
     await victim.exited;
 
-    const [job] = await waitForJobs(() => jobsOf([jobId]), 1, 45_000);
+    const [job] = await waitForJobs(() => jobsOf([jobId]), 1, 120_000);
     expect(job?.status).toBe('completed');
     const result = job?.result as JobResult;
     expect(result.worker.endsWith(`:${victim.pid}`)).toBe(false);
@@ -221,7 +221,7 @@ describe('a fleet of hankweave workers', () => {
     expect(locks.violations).toEqual([]);
     expect(locks.holders(executionDir)).toEqual([victim.pid, expect.any(Number)]);
     expect(locks.holders(executionDir)[1]).not.toBe(victim.pid);
-  }, 60_000);
+  }, 150_000);
 
   it('hands a running job back on SIGTERM, and another worker completes it', async () => {
     startWorker();
@@ -236,7 +236,7 @@ describe('a fleet of hankweave workers', () => {
     });
     expect(stopped.events.at(-1)?.type).toBe('worker.closed');
 
-    const [job] = await waitForJobs(() => jobsOf([jobId]), 1, 45_000);
+    const [job] = await waitForJobs(() => jobsOf([jobId]), 1, 120_000);
     expect(job?.status).toBe('completed');
     expect(job?.worker?.endsWith(`:${stopped.pid}`)).toBe(false);
     const executionDir = join(baseDir(), 'jobs', jobId);
@@ -253,7 +253,7 @@ describe('a fleet of hankweave workers', () => {
       Date.parse(next?.startTime ?? ''),
     );
     expect(locks.violations).toEqual([]);
-  }, 60_000);
+  }, 150_000);
 
   it('lists the jobs and reports refusals as CLI errors with a next step', async () => {
     const cli = (...args: string[]) => runCli(args, { env: sandbox.env });
@@ -277,7 +277,7 @@ describe('a fleet of hankweave workers', () => {
     const unknown = await cli('jobs', 'cancel', 'no-such-job', '--redis', redis.url);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('No job no-such-job in queue hankweave');
-  }, 60_000);
+  }, 150_000);
 
   it('shows the fleet in `hankweave ui --postgres`, from the database when the files are elsewhere', async () => {
     const empty = join(sandbox.root, 'not-the-shared-storage');
@@ -333,7 +333,7 @@ describe('a fleet of hankweave workers', () => {
     } finally {
       expect(await ui.stop('SIGINT')).toBe(0);
     }
-  }, 30_000);
+  }, 90_000);
 
   it('refuses a Postgres that does not answer, or a URL that is not one, with what to do', async () => {
     const cli = (...args: string[]) => runCli(args, { env: sandbox.env });
@@ -350,7 +350,7 @@ describe('a fleet of hankweave workers', () => {
     const mixed = await cli('sessions', '--postgres', postgres.url, '--check');
     expect(mixed.code).toBe(1);
     expect(mixed.stderr).toContain('does not go with --check');
-  }, 30_000);
+  }, 90_000);
 });
 
 /** How many `completed` records each codon id has across every run of the execution. */
@@ -399,7 +399,7 @@ async function waitFor(predicate: () => boolean, timeoutMs: number): Promise<voi
 async function waitForJobs(
   read: () => Promise<JobSummary[]>,
   count: number,
-  timeoutMs = 50_000,
+  timeoutMs = 120_000,
 ): Promise<JobSummary[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
