@@ -1,69 +1,31 @@
-import { resolve } from 'node:path';
-import { sleep } from '@hankweave/durable-io';
 import type { RecentEvents } from '@hankweave/journal';
-import { currentRun, executionThread } from '@hankweave/state';
-import type {
-  ClientCommandType,
-  ExecutionCodonEntry,
-  HankweaveEvent,
-  HankweaveState,
-} from '@hankweave/types';
-import { type BudgetGate, budgetGate } from '../budget/budget-gate.js';
-import { budgetSettings } from '../budget/budget-options.js';
+import { executionThread } from '@hankweave/state';
+import type { ClientCommandType, HankweaveEvent, HankweaveState } from '@hankweave/types';
 import { CheckpointHint } from '../codon/checkpoint-hint.js';
-import { CodonControl } from '../codon/codon-control.js';
-import type { CodonRunOutcome } from '../codon/codon-run-outcome.js';
-import { runCodon } from '../codon/run-codon.js';
 import { RuntimeError } from '../errors.js';
 import type { EventListener } from '../events/event-bus.js';
-import { announceOutputs, outputsAfterCodon } from '../outputs/codon-outputs.js';
-import type { BlockHost, BlockOutcome } from '../parallel/block-host.js';
-import { blockIdOf } from '../parallel/block-lanes.js';
-import { runBlock } from '../parallel/run-block.js';
-import { type ConditionSkip, conditionGate } from '../plan/condition-gate.js';
-import { performRollback } from '../rollback/perform-rollback.js';
-import { type RollbackRequest, resolveRollbackTarget } from '../rollback/resolve-target.js';
-import { announceContainment } from '../sandbox/announce-containment.js';
+import type { RollbackRequest } from '../rollback/resolve-target.js';
 import type { Containment } from '../sandbox/containment.js';
-import { blockRetrySource, decideAfterCodon, retrySource } from './after-codon.js';
+import {
+  type ActiveCodon,
+  firstActive,
+  stopActiveCodon,
+  stopForShutdown,
+} from './active-codons.js';
 import { closeExecution } from './close-execution.js';
 import type { CreateRuntimeOptions } from './create-runtime-options.js';
-import type { Decision } from './decision.js';
+import { type DriveHost, type DriveRequest, driveCodons } from './drive-codons.js';
+import { requirePlanEntry } from './execute-codon.js';
 import { computeExitCode, type RuntimeExit, type ShutdownReason } from './exit-code.js';
 import { loadHank, type OpenExecution, openExecution } from './open-execution.js';
 import { type RuntimePhase, refusalMessage, refusalOf } from './phase.js';
-import { reapOrphanAgents } from './reap-orphan-agents.js';
-import { recoverExecution } from './recover-execution.js';
-import { endRun, startRun } from './runs.js';
-import {
-  emit,
-  info,
-  type RuntimeContext,
-  type RuntimeSettings,
-  reportError,
-} from './runtime-context.js';
+import { type RollbackResult, rollBack } from './roll-back.js';
+import { emit, type RuntimeContext, type RuntimeSettings, reportError } from './runtime-context.js';
+import { settingsFromOptions } from './settings-from-options.js';
+import { announceReady, recoverOnStart } from './start-execution.js';
 
-/** What to run: a codon (default the next one), with or without its rig, once or onwards. */
-export interface DriveRequest {
-  codonId?: string;
-  skipPreCommands?: boolean;
-  isAutoRetry?: boolean;
-  /** Run this codon only, then wait for a command. */
-  single?: boolean;
-}
-
-/** The codon running now, and its control handle. */
-interface ActiveCodon {
-  control: CodonControl;
-  promise: Promise<CodonRunOutcome>;
-}
-
-/** What a rollback answers. */
-export interface RollbackResult {
-  toRun: string;
-  sha: string;
-  codonId: string | null;
-}
+export type { DriveRequest } from './drive-codons.js';
+export type { RollbackResult } from './roll-back.js';
 
 /** Shutdown reasons the runtime gives itself: a second one does not force. */
 const SELF_REASONS: ReadonlySet<ShutdownReason> = new Set([
@@ -100,30 +62,7 @@ export class HankweaveRuntime {
   readonly #stopSignal = new AbortController();
 
   constructor(readonly options: CreateRuntimeOptions) {
-    this.settings = {
-      autostart: options.autostart ?? true,
-      openRunAtStart: options.openRunAtStart ?? true,
-      headless: options.headless ?? false,
-      ignoreRigFailures: options.ignoreRigFailures ?? false,
-      env: options.env ?? process.env,
-      killGraceMs: options.killGraceMs ?? 5000,
-      ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
-      ...(options.rigCommandTimeoutMs !== undefined
-        ? { rigCommandTimeoutMs: options.rigCommandTimeoutMs }
-        : {}),
-      ...(options.anthropicBaseUrl !== undefined
-        ? { anthropicBaseUrl: options.anthropicBaseUrl }
-        : {}),
-      ...(options.piBaseUrl !== undefined ? { piBaseUrl: options.piBaseUrl } : {}),
-      ...(options.piRetries !== undefined ? { piRetries: options.piRetries } : {}),
-      ...(options.piApi !== undefined ? { piApi: options.piApi } : {}),
-      ...(options.outputDirectory !== undefined
-        ? { outputDirectory: resolve(options.outputDirectory) }
-        : {}),
-      overwriteOutput: options.overwriteOutput === true,
-      sandbox: options.sandbox ?? 'auto',
-      ...budgetSettings(options),
-    };
+    this.settings = settingsFromOptions(options);
     this.finished = new Promise((resolve) => {
       this.#resolveFinished = resolve;
     });
@@ -152,16 +91,12 @@ export class HankweaveRuntime {
 
   /** The id of the codon running now (the first started, when a parallel block runs several). */
   get activeCodonId(): string | undefined {
-    return this.#firstActive()?.control.codonId;
+    return firstActive(this.#active)?.control.codonId;
   }
 
   /** The ids of every codon running now, in the order they started. */
   get activeCodonIds(): string[] {
     return [...this.#active].map((active) => active.control.codonId);
-  }
-
-  #firstActive(): ActiveCodon | undefined {
-    return this.#active.values().next().value;
   }
 
   /**
@@ -259,27 +194,12 @@ export class HankweaveRuntime {
     const context = this.#exec.context;
     for (const listener of this.#listeners) context.bus.subscribe(listener);
     try {
-      await reapOrphanAgents(context.store.state, {
-        previous: this.#exec.lock.previous,
-        log: context.log,
-        graceMs: context.settings.killGraceMs,
-      });
-      const recovery = recoverExecution(context);
-      if (recovery.kind === 'roll-back-to-resume-point') {
-        await this.#rollback({ kind: 'resume-point' }, false);
-      }
-      await this.#exec.lock.update({ runId: context.store.state.currentRunId });
+      await recoverOnStart(this.#exec, () => this.#rollback({ kind: 'resume-point' }, false));
     } catch (error) {
       await this.#close('error');
       throw error;
     }
-    info(
-      context,
-      `Execution ${context.layout.executionDir} ready (run ${context.store.state.currentRunId})`,
-    );
-    announceContainment(context);
-    void context.sessions.syncPipeline(context.store.state);
-    announceOutputs(context);
+    announceReady(context);
     // A shutdown requested while starting waits for the start, then runs; nothing starts here.
     if (this.#phase !== 'starting') return;
     this.#phase = 'idle';
@@ -307,16 +227,7 @@ export class HankweaveRuntime {
    */
   startCodon(request: DriveRequest): void {
     this.admit('codon.start');
-    if (
-      request.codonId !== undefined &&
-      !this.context.store.state.executionPlan.some((entry) => entry.codonId === request.codonId)
-    ) {
-      throw new RuntimeError(
-        'RUNTIME_UNKNOWN_CODON',
-        `Codon ${request.codonId} is not in the plan; use a runtime id from state.json's executionPlan (loop codons look like review#0)`,
-        { details: { codonId: request.codonId } },
-      );
-    }
+    if (request.codonId !== undefined) requirePlanEntry(this.context, request.codonId);
     this.#launch({ ...request, single: request.single ?? !this.settings.autostart });
   }
 
@@ -327,7 +238,7 @@ export class HankweaveRuntime {
 
   #launch(request: DriveRequest): void {
     this.#phase = 'driving';
-    this.#drive = this.#driveCodons(request)
+    this.#drive = driveCodons(this.#driveHost(), request)
       .catch((error) => {
         reportError(this.context, `The runtime failed: ${(error as Error).stack ?? error}`, {
           severity: 'fatal',
@@ -346,228 +257,27 @@ export class HankweaveRuntime {
     if (this.#phase === 'driving') this.#phase = 'idle';
   }
 
-  async #driveCodons(first: DriveRequest): Promise<void> {
-    let request: DriveRequest | undefined = first;
-    while (this.#phase === 'driving') {
-      const codonId: string | null = request?.codonId ?? this.nextCodonId();
-      if (!codonId) {
-        this.#allDone();
-        return;
-      }
-      const blockId = blockIdOf(this.#planEntry(codonId));
-      if (blockId !== undefined) {
-        // A parallel block runs as one step: its branches, then its merge.
-        const outcome = await runBlock(this.#blockHost(), blockId);
-        request = undefined;
-        if (this.#afterBlock(outcome, first)) continue;
-        return;
-      }
-      let skip: ConditionSkip | undefined;
-      if (!request?.isAutoRetry) {
-        // Conditions first: a codon that will not run spends nothing, so no budget stops it.
-        skip = await this.#conditionGate(codonId);
-        // The gate reads files: a shutdown that began meanwhile starts nothing more.
-        if (this.#phase !== 'driving') return;
-      }
-      if (!request?.isAutoRetry && !skip) {
-        const gate = this.#budgetGate(codonId);
-        if (gate.kind === 'stop') {
-          void this.shutdown(gate.fail ? 'budget failure' : 'budget exceeded');
-          return;
-        }
-        if (gate.kind === 'loop-ended') {
-          request = undefined;
-          continue;
-        }
-      }
-      const skipPreCommands = request?.skipPreCommands ?? this.#takeSkipRig(codonId);
-      const decision = await this.#executeCodon(this.context, this.#hint, codonId, {
-        skipPreCommands,
-        isAutoRetry: request?.isAutoRetry ?? false,
-        ...(skip ? { skip } : {}),
-      });
-      request = undefined;
-      switch (decision.kind) {
-        case 'retry':
-          await sleep(decision.delayMs, this.#stopSignal.signal);
-          request = { codonId, skipPreCommands: true, isAutoRetry: true };
-          continue;
-        case 'shutdown':
-          void this.shutdown('codon failure');
-          return;
-        case 'idle':
-          this.#settle();
-          return;
-        case 'next':
-          if (this.#pausesAfterEach(first)) {
-            this.#pause(`Codon ${codonId} finished`);
-            return;
-          }
-      }
-    }
-  }
-
-  /** After a block: true to go on driving; otherwise the drive ends (idle, or stopping). */
-  #afterBlock(outcome: BlockOutcome, first: DriveRequest): boolean {
-    if (this.#phase !== 'driving') return false;
-    if (outcome.kind === 'stopped') return false;
-    if (outcome.kind === 'idle') {
-      this.#settle();
-      return false;
-    }
-    if (this.#pausesAfterEach(first)) {
-      this.#pause('Parallel block finished');
-      return false;
-    }
-    return true;
-  }
-
-  /** Without autostart, or for a single codon, the drive waits for a command after each step. */
-  #pausesAfterEach(first: DriveRequest): boolean {
-    return !this.settings.autostart || first.single === true;
-  }
-
-  /** Ends the drive after a step: all done, or idle until `codon.next`. */
-  #pause(what: string): void {
-    if (!this.nextCodonId()) {
-      this.#allDone();
-      return;
-    }
-    this.#settle();
-    emit(this.context, 'server.idle', {
-      reason: 'codon-completed',
-      message: `${what}. Use 'codon.next' to continue.`,
-    });
-  }
-
-  /** What a parallel block borrows from the runtime (see `parallel/run-block.ts`). */
-  #blockHost(): BlockHost {
+  /** What the drive loop borrows from the runtime (see `drive-codons.ts`). */
+  #driveHost(): DriveHost {
     return {
       context: this.context,
       hint: this.#hint,
+      autostart: this.settings.autostart,
       stopSignal: this.#stopSignal.signal,
       driving: () => this.#phase === 'driving',
-      execute: (context, hint, entry, options) =>
-        this.#executeCodon(context, hint, entry.codonId, options),
-      budgetGate: (context, entry) => budgetGate(context, entry),
-      halt: (reason) => {
+      settle: () => this.#settle(),
+      takeSkipRig: (codonId) => {
+        const skip = this.#skipRigOf === codonId;
+        this.#skipRigOf = undefined;
+        return skip;
+      },
+      headless: this.settings.headless,
+      active: this.#active,
+      shutdown: (reason) => {
         void this.shutdown(reason);
       },
-      openContinuation: async () => {
-        const run = currentRun(this.context.store.state);
-        if (!run) return;
-        endRun(this.context, run.runId, 'completed');
-        const runId = startRun(this.context, {
-          type: 'continuation',
-          source: blockRetrySource(this.context, run.runId),
-          reason: 'retry',
-        });
-        await this.#exec?.lock.update({ runId });
-      },
+      updateRunId: (runId) => this.#exec?.lock.update({ runId }),
     };
-  }
-
-  #planEntry(codonId: string): ExecutionCodonEntry | undefined {
-    return this.context.store.state.executionPlan.find((entry) => entry.codonId === codonId);
-  }
-
-  #allDone(): void {
-    if (this.settings.autostart) {
-      info(this.context, 'All codons completed successfully. Server shutting down.');
-      void this.shutdown('all codons completed');
-    } else {
-      this.#settle();
-      emit(this.context, 'server.idle', {
-        reason: 'all-codons-completed',
-        message: 'All codons completed. Server remains active.',
-      });
-    }
-  }
-
-  async #executeCodon(
-    context: RuntimeContext,
-    hint: CheckpointHint,
-    codonId: string,
-    options: { skipPreCommands: boolean; isAutoRetry: boolean; skip?: ConditionSkip },
-  ): Promise<Decision> {
-    const entry = context.store.state.executionPlan.find(
-      (candidate) => candidate.codonId === codonId,
-    );
-    if (!entry) {
-      throw new RuntimeError(
-        'RUNTIME_UNKNOWN_CODON',
-        `Codon ${codonId} is not in the plan; use a runtime id from state.json's executionPlan (loop codons look like review#0)`,
-        { details: { codonId } },
-      );
-    }
-    const run = currentRun(context.store.state);
-    if (!run) {
-      throw new RuntimeError(
-        'RUNTIME_INTERNAL',
-        'No run is open (an internal inconsistency); restart the runtime, which opens a run from the last checkpoint',
-      );
-    }
-    let runId = run.runId;
-    if (!options.isAutoRetry && run.codons.some((codon) => codon.codonId === codonId)) {
-      // Running a codon again opens a continuation run, so each run holds one attempt per codon.
-      endRun(context, runId, 'completed');
-      runId = startRun(context, {
-        type: 'continuation',
-        // In a block, the previous plan entry may be another branch's: keep the whole thread.
-        source: entry.parallelContext
-          ? blockRetrySource(context, runId)
-          : retrySource(context, entry, runId),
-        reason: 'retry',
-      });
-      await this.#exec?.lock.update({ runId });
-    }
-    const control = new CodonControl(codonId);
-    const promise = runCodon(context, {
-      runId,
-      entry,
-      skipPreCommands: options.skipPreCommands,
-      control,
-      hint,
-      ...(options.skip ? { skip: options.skip } : {}),
-    });
-    const active = { control, promise };
-    this.#active.add(active);
-    let outcome: CodonRunOutcome;
-    try {
-      outcome = await promise;
-    } finally {
-      this.#active.delete(active);
-    }
-    const decision = decideAfterCodon(context, {
-      codonId,
-      runId,
-      outcome,
-      headless: this.settings.headless,
-    });
-    void context.sessions.syncPipeline(context.store.state);
-    return outputsAfterCodon(context, { codonId, runId, outcome }, decision);
-  }
-
-  /** Why `codonId` is skipped by a `when` condition, if it is (see {@link conditionGate}). */
-  async #conditionGate(codonId: string): Promise<ConditionSkip | undefined> {
-    const entry = this.context.store.state.executionPlan.find(
-      (candidate) => candidate.codonId === codonId,
-    );
-    return entry ? conditionGate(this.context, entry) : undefined;
-  }
-
-  /** Whether the budget lets `codonId` run (see {@link budgetGate}). */
-  #budgetGate(codonId: string): BudgetGate {
-    const entry = this.context.store.state.executionPlan.find(
-      (candidate) => candidate.codonId === codonId,
-    );
-    return entry ? budgetGate(this.context, entry) : { kind: 'run' };
-  }
-
-  #takeSkipRig(codonId: string): boolean {
-    const skip = this.#skipRigOf === codonId;
-    this.#skipRigOf = undefined;
-    return skip;
   }
 
   /**
@@ -584,33 +294,7 @@ export class HankweaveRuntime {
   ): Promise<string> {
     const { reason, expected } = options;
     this.admit(kind === 'skip' ? 'codon.skip' : 'codon.forceStop');
-    const active =
-      expected === undefined
-        ? this.#firstActive()
-        : ([...this.#active].find((candidate) => candidate.control.codonId === expected) ??
-          this.#firstActive());
-    if (expected !== undefined && active?.control.codonId !== expected) {
-      const running = active?.control.codonId;
-      // A parallel block runs several: name them all (`running` stays the first, as before).
-      const all = this.activeCodonIds;
-      const who =
-        all.length > 1
-          ? ` (${all.join(', ')} are)`
-          : running === undefined
-            ? ''
-            : ` (${running} is)`;
-      throw new RuntimeError(
-        'RUNTIME_NO_CODON_RUNNING',
-        `Codon ${expected} is not running${who}; nothing was stopped`,
-        { details: { codonId: expected, running: running ?? null, runningCodons: all } },
-      );
-    }
-    if (!active) throw new RuntimeError('RUNTIME_NO_CODON_RUNNING', 'No running codon to stop');
-    await active.control.stop(
-      kind === 'skip' ? { kind: 'skip' } : { kind: 'force-stop', reason: reason ?? 'user request' },
-    );
-    if (kind === 'forceStop') info(this.context, `Codon ${active.control.codonId} force stopped`);
-    return active.control.codonId;
+    return stopActiveCodon(this.context, this.#active, kind, { reason, expected });
   }
 
   // ---- rollback -------------------------------------------------------------------------------
@@ -640,13 +324,10 @@ export class HankweaveRuntime {
     const from = this.#phase;
     this.#phase = 'rolling-back';
     try {
-      const target = await resolveRollbackTarget(this.context, request);
-      const result = await performRollback(this.context, this.#hint, target, autoRestart);
-      // A rig-setup target leaves the codon's rig in place: re-running it skips the rig.
-      this.#skipRigOf =
-        target.checkpointType === 'rig-setup' && target.codonId ? target.codonId : undefined;
+      const { result, skipRigOf } = await rollBack(this.context, this.#hint, request, autoRestart);
+      this.#skipRigOf = skipRigOf;
       await this.#exec?.lock.update({ runId: result.toRun });
-      return { toRun: result.toRun, sha: target.sha, codonId: target.codonId };
+      return result;
     } finally {
       // A shutdown that began meanwhile keeps its phase.
       if (this.#phase === 'rolling-back') this.#phase = from;
@@ -679,20 +360,7 @@ export class HankweaveRuntime {
     await this.#startup?.catch(() => undefined);
     if (!this.#exec) return this.#finish({ exitCode: computeExitCode(reason), reason });
     const context = this.#exec.context;
-    const active = [...this.#active];
-    if (active.length > 0) {
-      info(
-        context,
-        `Shutting down: waiting for ${active.length === 1 ? 'the agent process' : `${active.length} agent processes`} to exit. Send server.force_shutdown to force quit.`,
-      );
-      // Every branch of a parallel block stops at once.
-      await Promise.all(
-        active.map(async (codon) => {
-          await codon.control.stop({ kind: 'shutdown', cause: reason });
-          await codon.promise.catch(() => undefined);
-        }),
-      );
-    }
+    await stopForShutdown(context, [...this.#active], reason);
     await this.#drive?.catch(() => undefined);
     await context.sentinels.unload('shutdown').catch(() => []);
     return this.#close(reason);

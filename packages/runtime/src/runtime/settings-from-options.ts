@@ -1,0 +1,35 @@
+import { resolve } from 'node:path';
+import { budgetSettings } from '../budget/budget-options.js';
+import type { CreateRuntimeOptions } from './create-runtime-options.js';
+import type { RuntimeSettings } from './runtime-context.js';
+
+/**
+ * The runtime's settings from its options: defaults filled in, the output directory resolved
+ * once (so a later `chdir` does not move it), optional fields left out rather than `undefined`.
+ */
+export function settingsFromOptions(options: CreateRuntimeOptions): RuntimeSettings {
+  return {
+    autostart: options.autostart ?? true,
+    openRunAtStart: options.openRunAtStart ?? true,
+    headless: options.headless ?? false,
+    ignoreRigFailures: options.ignoreRigFailures ?? false,
+    env: options.env ?? process.env,
+    killGraceMs: options.killGraceMs ?? 5000,
+    ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
+    ...(options.rigCommandTimeoutMs !== undefined
+      ? { rigCommandTimeoutMs: options.rigCommandTimeoutMs }
+      : {}),
+    ...(options.anthropicBaseUrl !== undefined
+      ? { anthropicBaseUrl: options.anthropicBaseUrl }
+      : {}),
+    ...(options.piBaseUrl !== undefined ? { piBaseUrl: options.piBaseUrl } : {}),
+    ...(options.piRetries !== undefined ? { piRetries: options.piRetries } : {}),
+    ...(options.piApi !== undefined ? { piApi: options.piApi } : {}),
+    ...(options.outputDirectory !== undefined
+      ? { outputDirectory: resolve(options.outputDirectory) }
+      : {}),
+    overwriteOutput: options.overwriteOutput === true,
+    sandbox: options.sandbox ?? 'auto',
+    ...budgetSettings(options),
+  };
+}
