@@ -10,18 +10,6 @@ import {
 import type { RuntimeExit } from '../../runtime/exit-code.js';
 import type { RecordEnd } from './event-order.js';
 
-// Re-exported because play-case.ts imports them from here (it is being edited elsewhere); new
-// code imports event-order.ts, and this goes once play-case.ts does too.
-export {
-  type CodonEnd,
-  codonEnds,
-  finishOrder,
-  linearized,
-  mergeNotices,
-  type RecordEnd,
-  startedAfterStop,
-} from './event-order.js';
-
 /** What the comparison with the interpreter looks at in one codon execution. */
 export type ObservedExecution = Pick<Execution, 'codonId' | 'status' | 'failure' | 'skippedBy'> & {
   cost: number;

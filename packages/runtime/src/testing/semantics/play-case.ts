@@ -8,17 +8,19 @@ import type { RuntimeExit } from '../../runtime/exit-code.js';
 import {
   type CodonEnd,
   codonEnds,
-  finishedRecords,
   finishOrder,
   linearized,
   mergeNotices,
+  startedAfterStop,
+} from './event-order.js';
+import {
+  finishedRecords,
   type ObservedExecution,
   type ObservedMerge,
   observeExecutions,
   observeLoopEndings,
   observeMerges,
   observeSteps,
-  startedAfterStop,
   stopOf,
 } from './observe.js';
 import { type CostUnit, outcomeAgent } from './outcome-agent.js';
