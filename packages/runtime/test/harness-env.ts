@@ -80,6 +80,12 @@ export function runtimeFor(
   return { runtime, events };
 }
 
+/** How many requests the world's model got for codon `id` (its prompt's `TASK_<ID>` marker). */
+export const asked = (world: TestWorld, id: string): number =>
+  world.model.requests.filter((request) =>
+    JSON.stringify(request.body ?? '').includes(`TASK_${id.toUpperCase()}`),
+  ).length;
+
 /** Waits until `predicate` holds for the collected events. */
 export async function waitForEvent(
   events: HankweaveEvent[],

@@ -6,18 +6,13 @@ import { readState } from '@hankweave/state';
 import { afterAll, describe, expect, it } from 'vitest';
 import { shadowGit } from '../../test/git-oracle.js';
 import { codon, writes } from '../../test/hank-builders.js';
-import { agentEnv, makeWorld, runtimeFor, type TestWorld } from '../../test/harness-env.js';
+import { agentEnv, asked, makeWorld, runtimeFor, type TestWorld } from '../../test/harness-env.js';
 
 // A SIGKILL of the runtime in the middle of a parallel block (issue 36): one branch finished,
 // another mid-codon. The restart resumes the block without running the finished branch or the
 // finished codon of the other one again, and merges.
 
 const CHILD = fileURLToPath(new URL('../../test/parallel-crash-child.mjs', import.meta.url));
-
-const asked = (world: TestWorld, id: string) =>
-  world.model.requests.filter((request) =>
-    JSON.stringify(request.body ?? '').includes(`TASK_${id.toUpperCase()}`),
-  ).length;
 
 describe('SIGKILL of the runtime mid-block, then a restart', () => {
   let world: TestWorld;

@@ -2,16 +2,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { codon, writes } from '../../test/hank-builders.js';
-import { makeWorld, runtimeFor, type TestWorld } from '../../test/harness-env.js';
+import { asked, makeWorld, runtimeFor, type TestWorld } from '../../test/harness-env.js';
 
 // A rollback into a parallel branch on the real agent with the scripted model (issue 36): only
 // that branch's later codons are undone and run again; what the sibling branch did stays (its
 // codon is not asked again), and the block merges both once more.
-
-const asked = (world: TestWorld, id: string) =>
-  world.model.requests.filter((request) =>
-    JSON.stringify(request.body ?? '').includes(`TASK_${id.toUpperCase()}`),
-  ).length;
 
 describe('a rollback to a branch codon', () => {
   let world: TestWorld;

@@ -143,7 +143,7 @@ function hankModelOverride(raw: unknown): string | undefined {
  * as one item).
  *
  * @throws {RuntimeError} RUNTIME_UNSUPPORTED_FEATURE (details.feature, details.items: the
- *   blocks' or codons' ids, details.hankPath).
+ *   blocks' ids, details.hankPath).
  */
 function refuseUnsupported(config: HankConfig, hankPath: string): void {
   const blocks = config.hank.filter(isParallelConfig);
