@@ -389,28 +389,33 @@ describe('hankweave ui', () => {
   }
 
   it('follows a live run to its end over server-sent events, and skips its codon with --write', async () => {
-    // The skip must land while observe's tool call waits; on a loaded machine the way there
-    // (journal, stream, action, the runtime's WebSocket) took over 10 s once. The call waits
-    // until the test is done acting (followLiveRun opens its gate), 60 s at the most.
-    const dir = await followLive('live-hank', ['--port', '0'], async (id) => {
-      // Aimed at a codon that is not running, a skip stops nothing.
-      const missed = await postAction(writerSide(), `/api/executions/${id}/actions/skip`, {
-        confirm: true,
-        target: 'summarize',
-      });
-      expect(missed.status).toBe(409);
-      expect(missed.json()).toMatchObject({
-        error: {
-          code: 'RUNTIME_NO_CODON_RUNNING',
-          message: 'Codon summarize is not running (observe is); nothing was stopped',
-        },
-      });
-      const skipped = await postAction(writerSide(), `/api/executions/${id}/actions/skip`, {
-        confirm: true,
-        target: 'observe',
-      });
-      expect(skipped.json()).toEqual({ ok: true, message: 'Codon observe is being skipped.' });
-    });
+    // The skip must land while observe's tool call sleeps; on a loaded machine the way there
+    // (journal, stream, action, the runtime's WebSocket) took over 3 s once. The run waits for
+    // the agent's tool call to end after a skip, so the sleep is as long as the margin needs.
+    const dir = await followLive(
+      'live-hank',
+      ['--port', '0'],
+      async (id) => {
+        // Aimed at a codon that is not running, a skip stops nothing.
+        const missed = await postAction(writerSide(), `/api/executions/${id}/actions/skip`, {
+          confirm: true,
+          target: 'summarize',
+        });
+        expect(missed.status).toBe(409);
+        expect(missed.json()).toMatchObject({
+          error: {
+            code: 'RUNTIME_NO_CODON_RUNNING',
+            message: 'Codon summarize is not running (observe is); nothing was stopped',
+          },
+        });
+        const skipped = await postAction(writerSide(), `/api/executions/${id}/actions/skip`, {
+          confirm: true,
+          target: 'observe',
+        });
+        expect(skipped.json()).toEqual({ ok: true, message: 'Codon observe is being skipped.' });
+      },
+      10,
+    );
     expect(stateFile(dir).runs[0]?.codons[0]).toMatchObject({
       codonId: 'observe',
       status: 'skipped',

@@ -71,17 +71,11 @@ export function failingExample(sandbox: Sandbox) {
  * A copy of the example whose first tool call sleeps `seconds` (a run that stays live for a
  * while). Claude Code refuses a standalone `sleep`, hence the `ls` before it.
  */
-export function slowExample(sandbox: Sandbox, name: string, seconds: number, gate?: string) {
+export function slowExample(sandbox: Sandbox, name: string, seconds: number) {
   const example = sandbox.copyExample(name);
   const script = JSON.parse(readFileSync(example.script, 'utf8'));
-  // With a gate, the call ends as soon as a file of that name appears in agentRoot (the test
-  // opens it when it is done acting), and after `seconds` at the most: however loaded the
-  // machine, the call still runs while the test acts.
-  const wait = gate
-    ? `for i in $(seq ${seconds * 10}); do [ -e ${gate} ] && break; sleep 0.1; done`
-    : `sleep ${seconds}`;
   script.conversations[0].turns[0].content[1] = {
-    bash: { command: `ls read_only_data_source && ${wait}`, description: 'Wait' },
+    bash: { command: `ls read_only_data_source && sleep ${seconds}`, description: 'Wait' },
   };
   writeFileSync(example.script, JSON.stringify(script));
   return example;

@@ -1,5 +1,4 @@
-import { writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import type { HankweaveEvent } from '@hankweave/types';
 import { type Sandbox, startCli } from '../cli.js';
 import { lockOf, slowExample, waitUntil } from './executions.js';
@@ -16,14 +15,11 @@ export interface FollowedRun {
   exitCode: number | null;
 }
 
-/** The file whose creation in agentRoot ends the example's waiting tool call. */
-const GATE = '.test-done-acting';
-
 /**
- * Starts a run of the example whose first tool call waits (until `during` is done, at most
- * `sleepSeconds`, default 60; with `flags`, e.g. `--port 0`), opens
- * `/api/executions/:id/live` on the dashboard at `origin` once runtime.lock exists, runs `during`
- * while that tool call waits, and collects the stream until the server ends it.
+ * Starts a run of the example whose first tool call sleeps `sleepSeconds` (default 3; with
+ * `flags`, e.g. `--port 0`), opens `/api/executions/:id/live` on the dashboard at `origin` once
+ * runtime.lock exists, runs `during` while that tool call sleeps, and collects the stream until
+ * the server ends it.
  */
 export async function followLiveRun(options: {
   sandbox: Sandbox;
@@ -34,7 +30,7 @@ export async function followLiveRun(options: {
   during: (executionId: string) => Promise<void>;
   sleepSeconds?: number;
 }): Promise<FollowedRun> {
-  const slow = slowExample(options.sandbox, options.name, options.sleepSeconds ?? 60, GATE);
+  const slow = slowExample(options.sandbox, options.name, options.sleepSeconds ?? 3);
   const run = startCli(
     [
       slow.hankDir,
@@ -60,17 +56,10 @@ export async function followLiveRun(options: {
     // The first tool call is the one that sleeps: act while it runs.
     const sleeping = event.type === 'assistant.action' && event.data.action === 'tool_use';
     if (message.event === 'hankweave' && sleeping)
-      acted ??= options
-        .during(basename(dir))
-        .then(
-          () => undefined,
-          (error: unknown) => error,
-        )
-        .then((failure) => {
-          // Done acting: the waiting tool call may end now.
-          writeFileSync(join(dir, 'agentRoot', GATE), '');
-          return failure;
-        });
+      acted ??= options.during(basename(dir)).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
   };
   const stream = await readEventStream(
     options.origin,
