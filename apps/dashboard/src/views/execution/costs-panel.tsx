@@ -24,6 +24,8 @@ function BarList<T>(props: {
   rowTestId: string;
   rows: { item: T; value: number; percent: number }[];
   label: (item: T) => string;
+  /** The row's identity (a codon id, a model): two loop iterations share a label. */
+  keyOf: (item: T) => string;
   /** What tells rows of the same label apart (a loop iteration `#1`): never cut off. */
   tag?: (item: T) => string;
   sub: (item: T) => string;
@@ -36,7 +38,7 @@ function BarList<T>(props: {
       <ol>
         {props.rows.map((row) => (
           <li
-            key={props.label(row.item)}
+            key={props.keyOf(row.item)}
             data-testid={props.rowTestId}
             {...props.dataAttr(row.item)}
           >
@@ -112,6 +114,7 @@ export function CostsPanel({ costs, bars }: { costs: ApiState<CostsWire>; bars: 
           rowTestId="cost-codon-row"
           rows={sharesOf(data.byCodon, (row) => row.costUsd)}
           label={(row) => row.name || row.codonId}
+          keyOf={(row) => row.codonId}
           tag={(row) => iterationOf(row.codonId)}
           sub={(row) => (row.runs > 1 ? `${row.codonId} · ${row.runs} runs` : row.codonId)}
           dataAttr={(row) => ({ 'data-codon-id': row.codonId, 'data-usd': String(row.costUsd) })}
@@ -122,6 +125,7 @@ export function CostsPanel({ costs, bars }: { costs: ApiState<CostsWire>; bars: 
           rowTestId="cost-model-row"
           rows={sharesOf(data.byModel, (row) => row.costUsd)}
           label={(row) => row.model}
+          keyOf={(row) => row.model}
           sub={(row) =>
             `${formatTokens(row.inputTokens)} in · ${formatTokens(row.outputTokens)} out`
           }
