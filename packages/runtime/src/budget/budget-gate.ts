@@ -1,4 +1,4 @@
-import type { ExecutionCodonEntry } from '@hankweave/types';
+import type { BudgetExceeded, ExecutionCodonEntry } from '@hankweave/types';
 import { iterationTotals } from '../runtime/loop-progress.js';
 import { emit, info, type RuntimeContext, transition } from '../runtime/runtime-context.js';
 import { codonLimits } from './codon-budget.js';
@@ -8,8 +8,31 @@ import type { Exhausted } from './resolve-budget.js';
 export type BudgetGate =
   | { kind: 'run' }
   | { kind: 'loop-ended' }
-  /** Stop the hank; `fail` when the spent container's `onExceeded` is `fail` (the run fails). */
-  | { kind: 'stop'; fail: boolean };
+  /**
+   * Stop the hank; `fail` when the spent container's `onExceeded` is `fail` (the run fails).
+   * `hankSpent` when the hank's own budget is spent: every codon still running (a parallel
+   * block's other branches) shared it, so it stops them too, and their records say so.
+   */
+  | { kind: 'stop'; fail: boolean; hankSpent?: BudgetExceeded };
+
+/**
+ * How the hank stops for a spent budget: the shutdown's reason and, when the hank's own budget is
+ * spent, the budget stop every codon still running gets (it ends as `onExceeded` says, with
+ * `budgetExceeded`, rather than as interrupted).
+ */
+export interface BudgetHalt {
+  reason: 'budget exceeded' | 'budget failure';
+  running?: { exceeded: BudgetExceeded; onExceeded: 'complete' | 'fail' };
+}
+
+/** The halt a `stop` gate asks for. */
+export function budgetHalt(gate: Extract<BudgetGate, { kind: 'stop' }>): BudgetHalt {
+  const onExceeded = gate.fail ? 'fail' : 'complete';
+  return {
+    reason: gate.fail ? 'budget failure' : 'budget exceeded',
+    ...(gate.hankSpent ? { running: { exceeded: gate.hankSpent, onExceeded } } : {}),
+  };
+}
 
 const spentMessage = (exhausted: Exhausted): string =>
   exhausted.currency === 'cost'
@@ -62,5 +85,10 @@ export function budgetGate(context: RuntimeContext, entry: ExecutionCodonEntry):
     context,
     `Budget spent (${spentMessage(exhausted)}): ${remaining} codon(s) not run, the hank stops`,
   );
-  return { kind: 'stop', fail: exhausted.onExceeded === 'fail' };
+  const { currency, limit, used } = exhausted;
+  return {
+    kind: 'stop',
+    fail: exhausted.onExceeded === 'fail',
+    hankSpent: { currency, limit, used },
+  };
 }

@@ -117,6 +117,14 @@ export function interruptionMessage(cause: string | undefined): string {
       return 'Interrupted by SIGTERM while the codon was active';
     case 'client request':
       return 'Interrupted: a client asked the server to shut down while the codon was active';
+    // The causes a parallel block's other branches meet: the run stopped beside them.
+    case 'codon failure':
+      return 'Interrupted: another branch failed, so the run stopped while the codon was active';
+    case 'budget exceeded':
+    case 'budget failure':
+      return 'Interrupted: a spent budget stopped the run while the codon was active';
+    case 'error':
+      return 'Interrupted: a runtime error stopped the run while the codon was active';
     default:
       return 'Interrupted: the server shut down while the codon was active';
   }

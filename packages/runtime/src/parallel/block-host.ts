@@ -1,5 +1,5 @@
 import type { ExecutionCodonEntry } from '@hankweave/types';
-import type { BudgetGate } from '../budget/budget-gate.js';
+import type { BudgetGate, BudgetHalt } from '../budget/budget-gate.js';
 import type { CheckpointHint } from '../codon/checkpoint-hint.js';
 import type { ConditionSkip } from '../plan/condition-gate.js';
 import type { Decision } from '../runtime/decision.js';
@@ -24,8 +24,11 @@ export interface BlockHost {
     options: { skipPreCommands: boolean; isAutoRetry: boolean; skip?: ConditionSkip },
   ): Promise<Decision>;
   budgetGate(context: RuntimeContext, entry: ExecutionCodonEntry): BudgetGate;
-  /** Stops the run (every branch with it): a branch failed or a budget is spent. */
-  halt(reason: ShutdownReason): void;
+  /**
+   * Stops the run (every branch with it): a branch failed or a budget is spent (`running`: how a
+   * spent hank budget stops the branches still running).
+   */
+  halt(reason: ShutdownReason, running?: BudgetHalt['running']): void;
   /** Opens a continuation run before branches re-run codons the current run already holds. */
   openContinuation(): Promise<void>;
 }

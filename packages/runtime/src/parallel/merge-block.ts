@@ -5,6 +5,7 @@ import type { MergeConflict, MergeResult } from '@hankweave/checkpoints';
 import { findSymlinkOnPath, sleep } from '@hankweave/durable-io';
 import { currentRun } from '@hankweave/state';
 import type { ExecutionCodonEntry, ParallelConfig } from '@hankweave/types';
+import { type BudgetGate, budgetHalt } from '../budget/budget-gate.js';
 import { patternsUpTo, resolveTracked } from '../codon/tracked-files.js';
 import { RuntimeError } from '../errors.js';
 import { checkpointListing, listAgentRoot, recordListing } from '../rollback/checkpoint-listing.js';
@@ -93,7 +94,9 @@ export async function mergeBlock(
     }
     // The resolver is a codon like any other: with the hank's budget spent it does not run, and
     // the merge stays a conflict that a resume meets again (the interpreter's rule).
-    const gate = resolverEntry ? host.budgetGate(context, resolverEntry) : { kind: 'run' };
+    const gate: BudgetGate = resolverEntry
+      ? host.budgetGate(context, resolverEntry)
+      : { kind: 'run' };
     if (gate.kind === 'stop') {
       const message = `${conflictMessage(block, conflicts)}. The budget is spent, so resolver ${resolverEntry?.codonId} does not run`;
       reportError(context, message, { severity: 'codon', codon: block.id, code: 'MERGE_CONFLICT' });
@@ -103,7 +106,7 @@ export async function mergeBlock(
         hint: host.hint,
         ending: { status: 'failed', failureReason: { type: 'unknown', retriable: false, message } },
       });
-      host.halt('fail' in gate && gate.fail ? 'budget failure' : 'budget exceeded');
+      host.halt(budgetHalt(gate).reason);
       return { kind: 'stopped' };
     }
     result = await context.engine.merge({ base, branches, policy: 'ordered' });

@@ -1,6 +1,7 @@
 import { sleep } from '@hankweave/durable-io';
 import { currentRun } from '@hankweave/state';
 import type { ExecutionCodonEntry, ParallelConfig } from '@hankweave/types';
+import { budgetHalt } from '../budget/budget-gate.js';
 import { RuntimeError } from '../errors.js';
 import { blockConditionSkip, type ConditionSkip, conditionGate } from '../plan/condition-gate.js';
 import { info, reportError } from '../runtime/runtime-context.js';
@@ -124,7 +125,8 @@ async function runBranch(
         if (!skip) {
           const gate = host.budgetGate(branch.context, entry);
           if (gate.kind === 'stop') {
-            host.halt(gate.fail ? 'budget failure' : 'budget exceeded');
+            const halt = budgetHalt(gate);
+            host.halt(halt.reason, halt.running);
             return { kind: 'halted' };
           }
           if (gate.kind === 'loop-ended') continue;

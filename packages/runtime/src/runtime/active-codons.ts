@@ -1,3 +1,4 @@
+import type { BudgetHalt } from '../budget/budget-gate.js';
 import type { CodonControl } from '../codon/codon-control.js';
 import type { CodonRunOutcome } from '../codon/codon-run-outcome.js';
 import { RuntimeError } from '../errors.js';
@@ -65,6 +66,11 @@ export async function stopForShutdown(
   context: RuntimeContext,
   active: readonly ActiveCodon[],
   reason: ShutdownReason,
+  /**
+   * A spent hank budget stops them: each ends as a budget stop (its record says what was spent),
+   * not as interrupted, and one its own watchdog stopped keeps its own figure.
+   */
+  budget?: BudgetHalt['running'],
 ): Promise<void> {
   if (active.length === 0) return;
   info(
@@ -74,7 +80,9 @@ export async function stopForShutdown(
   // Every branch of a parallel block stops at once.
   await Promise.all(
     active.map(async (codon) => {
-      await codon.control.stop({ kind: 'shutdown', cause: reason });
+      await codon.control.stop(
+        budget ? { kind: 'budget', ...budget } : { kind: 'shutdown', cause: reason },
+      );
       await codon.promise.catch(() => undefined);
     }),
   );

@@ -1,7 +1,7 @@
 import { sleep } from '@hankweave/durable-io';
 import { currentRun, executionThread } from '@hankweave/state';
 import type { ExecutionCodonEntry } from '@hankweave/types';
-import { type BudgetGate, budgetGate } from '../budget/budget-gate.js';
+import { type BudgetGate, type BudgetHalt, budgetGate, budgetHalt } from '../budget/budget-gate.js';
 import type { CheckpointHint } from '../codon/checkpoint-hint.js';
 import type { BlockHost, BlockOutcome } from '../parallel/block-host.js';
 import { blockIdOf } from '../parallel/block-lanes.js';
@@ -38,8 +38,11 @@ export interface DriveHost extends ExecuteHost {
   settle(): void;
   /** Whether `codonId`'s next run skips its rig (a rig-setup rollback target); asked once. */
   takeSkipRig(codonId: string): boolean;
-  /** Begins a shutdown, not awaited: the shutdown waits for this very drive to end. */
-  shutdown(reason: ShutdownReason): void;
+  /**
+   * Begins a shutdown, not awaited: the shutdown waits for this very drive to end. `running`:
+   * how a spent hank budget stops the codons still running.
+   */
+  shutdown(reason: ShutdownReason, running?: BudgetHalt['running']): void;
 }
 
 /**
@@ -72,7 +75,8 @@ export async function driveCodons(host: DriveHost, first: DriveRequest): Promise
     if (!request?.isAutoRetry && !skip) {
       const gate = budgetGateOf(host.context, codonId);
       if (gate.kind === 'stop') {
-        host.shutdown(gate.fail ? 'budget failure' : 'budget exceeded');
+        const halt = budgetHalt(gate);
+        host.shutdown(halt.reason, halt.running);
         return;
       }
       if (gate.kind === 'loop-ended') {
@@ -168,7 +172,7 @@ function blockHost(host: DriveHost): BlockHost {
     execute: (context, hint, entry, options) =>
       executeCodon(host, context, hint, entry.codonId, options),
     budgetGate: (context, entry) => budgetGate(context, entry),
-    halt: (reason) => host.shutdown(reason),
+    halt: (reason, running) => host.shutdown(reason, running),
     openContinuation: async () => {
       const run = currentRun(host.context.store.state);
       if (!run) return;

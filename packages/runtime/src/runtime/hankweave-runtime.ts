@@ -1,6 +1,7 @@
 import type { RecentEvents } from '@hankweave/journal';
 import { executionThread } from '@hankweave/state';
 import type { ClientCommandType, HankweaveEvent, HankweaveState } from '@hankweave/types';
+import type { BudgetHalt } from '../budget/budget-gate.js';
 import { CheckpointHint } from '../codon/checkpoint-hint.js';
 import { RuntimeError } from '../errors.js';
 import type { EventListener } from '../events/event-bus.js';
@@ -273,8 +274,8 @@ export class HankweaveRuntime {
       },
       headless: this.settings.headless,
       active: this.#active,
-      shutdown: (reason) => {
-        void this.shutdown(reason);
+      shutdown: (reason, running) => {
+        void this.#shutdown(reason, running);
       },
       updateRunId: (runId) => this.#exec?.lock.update({ runId }),
     };
@@ -342,6 +343,11 @@ export class HankweaveRuntime {
    * flushes state and journal, releases the lock. A second request from outside forces.
    */
   shutdown(reason: ShutdownReason = 'client request'): Promise<RuntimeExit> {
+    return this.#shutdown(reason);
+  }
+
+  /** `running`: how a spent hank budget stops the codons still running (see `budgetHalt`). */
+  #shutdown(reason: ShutdownReason, running?: BudgetHalt['running']): Promise<RuntimeExit> {
     switch (this.#phase) {
       case 'closed':
         return this.finished;
@@ -351,16 +357,19 @@ export class HankweaveRuntime {
       default:
         this.#phase = 'stopping';
         this.#stopSignal.abort();
-        return this.#stopGracefully(reason);
+        return this.#stopGracefully(reason, running);
     }
   }
 
-  async #stopGracefully(reason: ShutdownReason): Promise<RuntimeExit> {
+  async #stopGracefully(
+    reason: ShutdownReason,
+    running?: BudgetHalt['running'],
+  ): Promise<RuntimeExit> {
     // A shutdown during start() waits for it, so everything it opens is closed again.
     await this.#startup?.catch(() => undefined);
     if (!this.#exec) return this.#finish({ exitCode: computeExitCode(reason), reason });
     const context = this.#exec.context;
-    await stopForShutdown(context, [...this.#active], reason);
+    await stopForShutdown(context, [...this.#active], reason, running);
     await this.#drive?.catch(() => undefined);
     await context.sentinels.unload('shutdown').catch(() => []);
     return this.#close(reason);
