@@ -3,6 +3,7 @@ import { constants } from 'node:os';
 import { createInterface } from 'node:readline';
 import { HarnessError } from '../errors.js';
 import { sandboxCommand } from '../sandbox/sandbox-command.js';
+import { endSandbox, type ProcessIdentity, sandboxInit } from '../sandbox/sandbox-init.js';
 import type { SandboxPolicy } from '../sandbox/sandbox-policy.js';
 import { sandboxedCommandPid } from '../sandbox/sandboxed-command-pid.js';
 
@@ -24,12 +25,15 @@ const STDIO_DRAIN_MS = 2000;
  * With a `sandbox` policy the process is bubblewrap running the agent in the sandbox: the pid is
  * bubblewrap's, SIGTERM goes to the agent inside (so it can exit gracefully), and the SIGKILL to
  * bubblewrap's group ends the sandbox, whose PID namespace takes every process in it along.
+ * However it ends, `exited` resolves only once that namespace is empty (see `endSandbox`).
  */
 export class AgentProcess {
   readonly exited: Promise<ProcessExit>;
   private sentSignal: NodeJS.Signals | undefined;
   private killTimer: NodeJS.Timeout | undefined;
   private done = false;
+  /** The sandbox's init, once found: the sandbox has ended only when it has exited. */
+  private init: ProcessIdentity | undefined;
 
   private constructor(
     private readonly child: ChildProcess,
@@ -50,7 +54,8 @@ export class AgentProcess {
           child.stdout?.destroy();
           child.stderr?.destroy();
         }, STDIO_DRAIN_MS);
-        void Promise.all([stdoutClosed, stderrClosed]).then(() => {
+        const ended = this.init ? endSandbox(this.init) : undefined;
+        void Promise.all([stdoutClosed, stderrClosed, ended]).then(() => {
           clearTimeout(drain);
           resolve(this.describeExit(code, signal));
         });
@@ -102,7 +107,17 @@ export class AgentProcess {
     // An agent that exits before reading its prompt must not crash us with EPIPE.
     child.stdin?.on('error', () => undefined);
     child.stdin?.end(input.stdin);
-    return new AgentProcess(child, child.pid as number, input, input.sandbox !== undefined);
+    const agent = new AgentProcess(child, child.pid as number, input, input.sandbox !== undefined);
+    if (agent.sandboxed) agent.findInit();
+    return agent;
+  }
+
+  /** Looks for the sandbox's init (bubblewrap forks it at once) while the process runs. */
+  private findInit(deadline = Date.now() + 2000): void {
+    if (this.done) return;
+    this.init = sandboxInit(this.pid);
+    if (this.init === undefined && Date.now() < deadline)
+      setTimeout(() => this.findInit(deadline), 2).unref();
   }
 
   /** SIGTERM now, SIGKILL to the process group after `graceMs`. Resolves when it has exited. */

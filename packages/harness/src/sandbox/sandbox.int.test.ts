@@ -195,12 +195,15 @@ describe('sandboxCommand() with bubblewrap', () => {
 describe('AgentProcess in a sandbox', () => {
   it('asks the command inside to stop with SIGTERM, and then ends the whole sandbox', async () => {
     const w = await world();
+    // Forty detached sleeps, named so that nothing else on the host matches: the kernel kills
+    // them as the sandbox's init exits, after bubblewrap itself has exited.
+    const tag = `60.${process.pid}${Date.now() % 1000}`;
     const lines: string[] = [];
     const agent = await AgentProcess.spawn({
       command: '/bin/sh',
       args: [
         '-c',
-        `trap 'echo got-term > ${w.agentRoot}/term.txt; exit 143' TERM; (setsid sleep 60 &); echo ready; while :; do sleep 0.1; done`,
+        `trap 'echo got-term > ${w.agentRoot}/term.txt; exit 143' TERM; for i in $(seq 40); do (setsid sleep ${tag} &); done; echo ready; while :; do sleep 0.1; done`,
       ],
       cwd: w.agentRoot,
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
@@ -213,7 +216,7 @@ describe('AgentProcess in a sandbox', () => {
     const exit = await agent.terminate(3000);
     expect(exit).toEqual({ exitCode: 143, signal: 'SIGTERM' });
     expect(readFileSync(join(w.agentRoot, 'term.txt'), 'utf8')).toBe('got-term\n');
-    // No `sleep 60` of this sandbox is left on the host.
+    // No sleep of this sandbox is left on the host once the agent is said to have exited.
     const stillThere = (
       await new Promise<string>((resolve) => {
         const ps = spawn('ps', ['-eo', 'pid,ppid,args']);
@@ -225,7 +228,7 @@ describe('AgentProcess in a sandbox', () => {
       })
     )
       .split('\n')
-      .filter((line) => line.includes('sleep 60') && !line.includes('ps -eo'));
+      .filter((line) => line.includes(`sleep ${tag}`) && !line.includes('ps -eo'));
     expect(stillThere).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
-function childrenOf(pid: number): number[] {
+/** The children of `pid` (its main thread's), from /proc. */
+export function childrenOf(pid: number): number[] {
   try {
     // One line of space-separated pids per thread; the main thread's is the one that forks here.
     return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
