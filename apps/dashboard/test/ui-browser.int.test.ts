@@ -381,6 +381,55 @@ describeInChromium(`hankweave ui in headless Chromium (${chromium ?? 'none'})`, 
     await saveScreenshot(page, 'parallel');
   });
 
+  it('skips the running branch codon chosen among those of a live parallel block, and only it', async () => {
+    // Both branch codons start with a tool call that sleeps, so both run for a while at once:
+    // style (skipped) long enough for a loaded machine, tests as long as the page needs.
+    const { hankDir, dataDir, script } = writeParallelHank(join(sandbox.root, 'parallel-live'));
+    const model = JSON.parse(readFileSync(script, 'utf8'));
+    for (const [index, seconds] of [
+      [1, 40],
+      [2, 12],
+    ] as const)
+      model.conversations[index].turns[0].content.unshift({
+        bash: { command: `ls . && sleep ${seconds}`, description: 'Wait' },
+      });
+    writeFileSync(script, JSON.stringify(model));
+    const run = startCli(
+      [hankDir, dataDir, '--scripted-model', script, '--start-new', '--port', '0', '--json'],
+      sandbox.env,
+    );
+    liveRun = run;
+    await run.waitForErrors(/Execution: (\S+)/);
+    const dir = /Execution: (\S+)/.exec(run.errors())?.[1] as string;
+    await waitUntil('a runtime port', () => lockOf(dir)?.port);
+    await open(`/executions/${idOf(dir)}`);
+    // The chooser appears once both run, oldest first; Skip names the codon chosen.
+    const chooser = testId('action-codon');
+    await page.waitForFunction(
+      (selector) => document.querySelectorAll(`${selector} option`).length === 2,
+      { timeout: 20_000 },
+      chooser,
+    );
+    const options = await attributesOf(page, `${chooser} option`, ['value']);
+    expect(options.map((option) => option.value).sort()).toEqual(['style', 'tests']);
+    await page.select(chooser, 'style');
+    await page.locator(testId('action-skip')).click();
+    await page.waitForSelector(`${testId('confirm-dialog')}[open]`);
+    const [title] = await textsOf(page, `${testId('confirm-dialog')} h2`);
+    expect(title).toContain('(style');
+    await page.locator(testId('confirm-action')).click();
+    await page.waitForSelector(`${testId('action-result')}${where('data-action', 'skip')}`);
+    const [result] = await attributesOf(page, testId('action-result'), ['data-ok']);
+    const [message] = await textsOf(page, testId('action-result-message'));
+    expect(result?.['data-ok'], message).toBe('true');
+    expect(await run.exited()).toBe(0);
+    liveRun = undefined;
+    const statuses = Object.fromEntries(
+      recordsOf(fullState(dir)).map(({ record }) => [record.codonId, record.status]),
+    );
+    expect(statuses).toMatchObject({ style: 'skipped', tests: 'completed', ship: 'completed' });
+  }, 90_000);
+
   it('lists the checkpoints state.json records and diffs two side by side', async () => {
     const dir = dirs.finished;
     const state = fullState(dir);

@@ -1,20 +1,13 @@
 /** The execution's header: what it is, its status, cost and duration, and its action buttons. */
+
+import { useState } from 'preact/hooks';
 import type { ActionFlow } from '../../actions/use-action-flow.js';
 import { pages } from '../../api/paths.js';
-import type { CodonBar, ExecutionDetail, ExecutionSummary } from '../../api/types.js';
+import type { ExecutionDetail, ExecutionSummary } from '../../api/types.js';
 import { Duration, LiveMarker, StatusBadge, Usd } from '../../components/values.js';
 import { durationBetween, formatDateTime } from '../../format/format.js';
 import { useNow } from '../../hooks/use-now.js';
-
-/** The codon running now: the newest bar without an end. */
-export function runningBar(bars: readonly CodonBar[]): CodonBar | undefined {
-  let found: CodonBar | undefined;
-  for (const bar of bars) {
-    if (bar.endTime === undefined && (found === undefined || bar.startTime > found.startTime))
-      found = bar;
-  }
-  return found;
-}
+import { runningBars, runningLabel } from './running-codons.js';
 
 function Actions({
   detail,
@@ -26,21 +19,37 @@ function Actions({
   flow: ActionFlow;
 }) {
   const { summary } = detail;
-  const running = runningBar(detail.bars);
+  const running = runningBars(detail.bars);
+  // Skip and Force-stop act on one codon: the one chosen, while it runs, else the newest.
+  const [chosen, choose] = useState<string | undefined>(undefined);
+  const target = running.find((bar) => bar.codonId === chosen) ?? running.at(-1);
   const context = {
     hankName: summary.hankName,
     executionId: summary.id,
     executionDir: summary.dir,
-    runningCodon:
-      running === undefined ? undefined : { name: running.name, codonId: running.codonId },
+    runningCodon: target === undefined ? undefined : { name: target.name, codonId: target.codonId },
   };
   if (live) {
     return (
       <div class="actions" data-testid="actions">
+        {running.length > 1 && (
+          <select
+            data-testid="action-codon"
+            aria-label="Running codon to skip or stop"
+            value={target?.codonId}
+            onChange={(event) => choose(event.currentTarget.value)}
+          >
+            {running.map((bar) => (
+              <option key={bar.key} value={bar.codonId}>
+                {runningLabel(bar)}
+              </option>
+            ))}
+          </select>
+        )}
         <button
           type="button"
           data-testid="action-skip"
-          disabled={running === undefined}
+          disabled={target === undefined}
           onClick={() => flow.request('skip', context)}
         >
           Skip codon
@@ -49,7 +58,7 @@ function Actions({
           type="button"
           data-testid="action-stop"
           class="danger"
-          disabled={running === undefined}
+          disabled={target === undefined}
           onClick={() => flow.request('stop', context)}
         >
           Force-stop
