@@ -405,11 +405,7 @@ describeInChromium(`hankweave ui in headless Chromium (${chromium ?? 'none'})`, 
     await open(`/executions/${idOf(dir)}`);
     // The chooser appears once both run, oldest first; Skip names the codon chosen.
     const chooser = testId('action-codon');
-    await page.waitForFunction(
-      (selector) => document.querySelectorAll(`${selector} option`).length === 2,
-      { timeout: 20_000 },
-      chooser,
-    );
+    await waitForCount(page, `${chooser} option`, 2, 20_000);
     const options = await attributesOf(page, `${chooser} option`, ['value']);
     expect(options.map((option) => option.value).sort()).toEqual(['style', 'tests']);
     await page.select(chooser, 'style');
