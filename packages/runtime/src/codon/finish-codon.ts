@@ -30,6 +30,8 @@ export type Ending = {
   outcome?: AgentOutcome;
   /** The budget the watchdog found crossed (reference §4.8). */
   budgetExceeded?: BudgetExceeded;
+  /** Set when a stop request (a skip, a budget, a shutdown) decided this ending. */
+  byStop?: true;
 } & (
   | { status: 'completed' }
   | { status: 'failed'; failureReason: FailureReason }
@@ -54,6 +56,10 @@ export const failedEnding = (failureReason: FailureReason, exitCode = 1): Ending
 
 /** The ending a stop request gives: skipped, or failed as force-stopped or interrupted. */
 export function stoppedEnding(reason: StopReason, outcome?: AgentOutcome): Ending {
+  return { ...endingOfStop(reason, outcome), byStop: true };
+}
+
+function endingOfStop(reason: StopReason, outcome?: AgentOutcome): Ending {
   const exitStatus: ExitStatus = { type: 'killed', signal: 'SIGTERM' };
   const killed = (failureReason: FailureReason): Ending => ({
     status: 'failed',
@@ -265,8 +271,10 @@ export async function finishCodon(
   // already says whether it ends.
   if (!context.abandoned.aborted) await afterAgent(attempt, final.status, ending.outcome);
   // What the agent printed after the runtime stopped it (a skip, a budget, a shutdown) decides
-  // nothing: whether its context overflowed then depends only on timing.
-  const contextExceeded = control.stopReason ? false : (agent?.contextExceeded ?? false);
+  // nothing: whether its context overflowed then depends only on timing. An agent that ended on
+  // its own before the stop came (a parallel sibling's failure stopping the run during this
+  // codon's checkpoint) keeps its overflow: its ending says so, and so must its record.
+  const contextExceeded = ending.byStop ? false : (agent?.contextExceeded ?? false);
   const decision = planAfterCodon(attempt, {
     status: final.status,
     ...(final.status === 'failed' ? { failureReason: final.failureReason } : {}),

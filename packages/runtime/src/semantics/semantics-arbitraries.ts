@@ -43,8 +43,8 @@ export interface GeneratedCase extends SemanticsCase {
  * and `--max-cost` (its branch loops never have one): the interpreter gates each branch codon on
  * the spend of every attempt before it in the schedule, one attempt at a time, while concurrent
  * branches gate on what is spent when they start, with their siblings' attempts still running.
- * With `maxConcurrency: 1` the branches run one after another and every budget stays, except
- * around a block with a resolver (see below).
+ * With `maxConcurrency: 1` the branches run one after another and every budget stays, the
+ * resolver's gate included.
  */
 export function semanticsCase(
   options: { steps?: boolean; budgets?: boolean; blocks?: boolean | 'always' } = {},
@@ -67,10 +67,7 @@ export function semanticsCase(
     })
     .map(({ items, block, hankBudget, maxCost }) => {
       const shapes = budgets ? items : items.map(withoutBudgets);
-      // A resolver runs even when the hank's budget is spent (the runtime does not gate it; the
-      // skipped case in semantics.found.int.test.ts): no hank budget around a block with one.
-      const noHankBudget =
-        block !== null && (block.maxConcurrency !== 1 || block.onConflict === 'resolver');
+      const noHankBudget = block !== null && block.maxConcurrency !== 1;
       // Around a block the runtime applies only the `shared` allocation of the hank's budget (it
       // refuses the others: not-in-effect.ts of @hankweave/hank).
       const hank = buildHank(
