@@ -420,7 +420,7 @@ describe('hankweave ui', () => {
       codonId: 'observe',
       status: 'skipped',
     });
-  });
+  }, 120_000);
 
   it('follows a run that serves no WebSocket by tailing its journal', async () => {
     await followLive('tail-hank', [], async (id) => {

@@ -56,7 +56,8 @@ export function readEventStream(
   path: string,
   headers: Record<string, string>,
   onMessage: (message: StreamMessage) => void = () => undefined,
-  timeoutMs = 30_000,
+  // A bound for a stalled stream, not a pace: a whole live run on a loaded CI machine took over 30 s.
+  timeoutMs = 90_000,
 ): Promise<{ status: number; headers: IncomingHttpHeaders; messages: StreamMessage[] }> {
   const { hostname, port } = new URL(origin);
   return new Promise((resolve, reject) => {
