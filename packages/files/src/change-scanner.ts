@@ -1,7 +1,10 @@
+import type { BigIntStats } from 'node:fs';
 import type { FilesWarning } from './errors.js';
 import { ListingCache } from './internal/listing-cache.js';
 import { absoluteRoot } from './internal/paths.js';
+import { applyDirty, dirtyRoots, LiveSnapshot } from './internal/watched-scan.js';
 import { diff, type FileChanges, type FileSnapshot, scanFiles } from './snapshot.js';
+import type { TreeWatcher } from './tree-watcher.js';
 import { resolverInternals, UnifiedFileResolver } from './unified-file-resolver.js';
 
 /** Options of {@link ChangeScanner}. */
@@ -10,32 +13,63 @@ export interface ChangeScannerOptions {
   readonly resolver?: UnifiedFileResolver;
   /** The snapshot the first scan compares with; default empty (every file is `created`). */
   readonly baseline?: FileSnapshot;
+  /**
+   * A watcher on the same root. {@link ChangeScanner.scanWatched} then looks again only at what
+   * its events name, and walks when it cannot trust them. The caller closes it.
+   */
+  readonly watcher?: TreeWatcher;
 }
 
 /** What {@link ChangeScanner.scan} returns. */
 export interface ScanResult {
+  /**
+   * Every tracked file after the scan. With a watcher this is the scanner's own map, updated in
+   * place by later scans, and files found by events come after the others: copy it to keep it,
+   * sort its keys (`comparePaths`) when order matters.
+   */
   readonly snapshot: FileSnapshot;
   readonly changes: FileChanges;
   readonly warnings: FilesWarning[];
+  /** How the scan found the changes: a `walk` of the tree, or the watcher's `events`. */
+  readonly by: 'walk' | 'events';
+  /** Why a scan with a watcher walked (the watcher was stale, the patterns changed...). */
+  readonly walkReason?: string;
+  /**
+   * With a watcher: ms spent waiting for the file system to deliver the events of changes made
+   * before the scan (on Linux mostly @parcel/watcher's batching: up to 50 ms after a busy spell).
+   */
+  readonly settleMs?: number;
 }
 
 /**
  * Incremental change detection for one root, meant to run after every tool call that may have
- * touched files. Each scan lstats every directory it walks and reads again only those whose
+ * touched files. Each walk lstats every directory it walks and reads again only those whose
  * stat changed (a new or deleted entry changes the directory's mtime), then lstats the matching
- * files and compares them with the previous scan.
+ * files and compares them with the previous scan. With a {@link TreeWatcher},
+ * {@link scanWatched} skips the walk and looks only at the paths the file system reported.
  */
 export class ChangeScanner {
   private readonly resolver: UnifiedFileResolver;
   private readonly listings: ListingCache;
   private readonly rootAbs: string;
+  private readonly watcher: TreeWatcher | undefined;
   private last: FileSnapshot;
+  /** The snapshot as the watcher keeps it, valid for {@link livePatterns} only. */
+  private live: LiveSnapshot | undefined;
+  private livePatterns: string | undefined;
+  private excludeSignature: string | undefined;
 
   constructor(root: string, options: ChangeScannerOptions = {}) {
     this.rootAbs = absoluteRoot(root);
     this.resolver = options.resolver ?? new UnifiedFileResolver();
     this.listings = new ListingCache(resolverInternals(this.resolver).racyWindowNs);
     this.last = options.baseline ?? new Map();
+    this.watcher = options.watcher;
+    if (this.watcher && this.watcher.root !== this.rootAbs) {
+      throw new Error(
+        `The watcher watches ${this.watcher.root}, not the scanner's ${this.rootAbs}`,
+      );
+    }
   }
 
   /** The snapshot of the last scan (or the baseline). */
@@ -44,12 +78,62 @@ export class ChangeScanner {
   }
 
   /**
-   * Scans `patterns` and reports what changed since the previous scan. A file that starts or
-   * stops matching because the patterns changed is reported as created or deleted.
+   * Walks `patterns` and reports what changed since the previous scan. A file that starts or
+   * stops matching because the patterns changed is reported as created or deleted. With a
+   * watcher, this also drops its dirty set: the walk has seen everything up to now.
    *
    * @throws {FilesError} as {@link UnifiedFileResolver.resolve} does.
    */
   scan(patterns: readonly string[]): ScanResult {
+    return this.walk(patterns, undefined);
+  }
+
+  /**
+   * Like {@link scan}, but with a watcher: waits until the file system has delivered every
+   * event of a change made before this call, then looks again only at the paths those events
+   * name. It walks instead when the watcher may have lost events (see {@link TreeWatcher.take}),
+   * when the patterns or `.git/info/exclude` changed, or on the first scan. Without a watcher it
+   * is {@link scan}.
+   *
+   * @throws {FilesError} as {@link UnifiedFileResolver.resolve} does.
+   */
+  async scanWatched(patterns: readonly string[]): Promise<ScanResult> {
+    const watcher = this.watcher;
+    if (!watcher) return this.scan(patterns);
+    const settleStart = performance.now();
+    await watcher.settle();
+    const settleMs = performance.now() - settleStart;
+    const taken = watcher.take();
+    const key = patterns.join('\0');
+    const exclude = this.readExcludeSignature();
+    let reason = taken.reason;
+    if (!this.live) reason ??= 'the first scan walks';
+    else if (key !== this.livePatterns) reason ??= 'the tracked patterns changed';
+    else if (exclude !== this.excludeSignature) reason ??= '.git/info/exclude changed';
+    const roots = dirtyRoots(taken.dirty);
+    if (!roots) reason ??= 'the root .gitignore changed';
+    if (reason !== undefined || !this.live || !roots) {
+      return { ...this.walk(patterns, reason), settleMs };
+    }
+    const warnings: FilesWarning[] = [];
+    const changes = applyDirty(this.resolver, this.rootAbs, patterns, this.live, roots, warnings);
+    return { snapshot: this.live.files, changes, warnings, by: 'events', settleMs };
+  }
+
+  /**
+   * Sets the snapshot the next scan compares with (e.g. after a rollback restored files) and
+   * forgets cached directory listings. With a watcher, the next {@link scanWatched} walks.
+   */
+  reset(baseline: FileSnapshot = new Map()): void {
+    this.last = baseline;
+    this.listings.clear();
+    this.live = undefined;
+  }
+
+  private walk(patterns: readonly string[], reason: string | undefined): ScanResult {
+    // Taken before the walk: a change the walk misses is in the next take, not lost.
+    if (this.watcher) this.watcher.take();
+    const exclude = this.watcher ? this.readExcludeSignature() : undefined;
     const warnings: FilesWarning[] = [];
     const next = scanFiles(
       this.resolver,
@@ -61,15 +145,30 @@ export class ChangeScanner {
     );
     const changes = diff(this.last, next);
     this.last = next;
-    return { snapshot: next, changes, warnings };
+    if (this.watcher) {
+      this.live = new LiveSnapshot(next);
+      this.livePatterns = patterns.join('\0');
+      this.excludeSignature = exclude;
+    }
+    return {
+      snapshot: next,
+      changes,
+      warnings,
+      by: 'walk',
+      ...(reason === undefined ? {} : { walkReason: reason }),
+    };
   }
 
-  /**
-   * Sets the snapshot the next scan compares with (e.g. after a rollback restored files) and
-   * forgets cached directory listings.
-   */
-  reset(baseline: FileSnapshot = new Map()): void {
-    this.last = baseline;
-    this.listings.clear();
+  /** `.git/info/exclude` is below an unwatched `.git`: its stat stands in for its events. */
+  private readExcludeSignature(): string {
+    let stats: BigIntStats | undefined;
+    try {
+      stats = resolverInternals(this.resolver).fs.lstatSync(`${this.rootAbs}/.git/info/exclude`, {
+        bigint: true,
+      });
+    } catch {
+      return 'none';
+    }
+    return `${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
   }
 }

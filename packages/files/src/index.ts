@@ -34,6 +34,7 @@ export {
   snapshot,
 } from './snapshot.js';
 export { TrackedPatterns, type TrackedPatternsSnapshot } from './tracked-patterns.js';
+export { TreeWatcher, type TreeWatcherOptions, type WatchedChanges } from './tree-watcher.js';
 export {
   type ListTreeOptions,
   type ResolveResult,

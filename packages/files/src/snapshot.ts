@@ -92,29 +92,50 @@ export function scanFiles(
   const prefix = rootAbs.endsWith('/') ? rootAbs : `${rootAbs}/`;
   const files = new Map<string, FileStat>();
   for (const path of resolved.paths) {
-    const stats = lstatOrWarn(internals.fs, prefix + path, path, warnings);
-    if (!stats || (!stats.isFile() && !stats.isSymbolicLink())) continue;
-    const before = previous?.get(path);
-    const racy = stats.mtimeNs >= racyFrom;
-    // The common case of a rescan: nothing changed, nothing to verify. Reusing the previous
-    // object saves an allocation per file and lets diff() skip the comparison.
-    if (before && !racy && before.racyHash === undefined && unchanged(before, stats)) {
-      files.set(path, before);
-      continue;
-    }
-    const stat = toFileStat(stats);
-    let racyHash: string | undefined;
-    if (racy) {
-      racyHash = hashOrUndefined(rootAbs, path, warnings);
-    } else if (before?.racyHash !== undefined && sameStat(before, stat)) {
-      // Verify the content the stat cannot vouch for. Once verified and no longer racy, the
-      // file needs no hash next time; a differing hash is kept so that diff() reports it.
-      const hash = hashOrUndefined(rootAbs, path, warnings);
-      if (hash !== before.racyHash) racyHash = hash;
-    }
-    files.set(path, racyHash === undefined ? stat : { ...stat, racyHash });
+    const stat = statFile(
+      internals.fs,
+      rootAbs,
+      prefix,
+      path,
+      previous?.get(path),
+      racyFrom,
+      warnings,
+    );
+    if (stat) files.set(path, stat);
   }
   return files;
+}
+
+/**
+ * The stat of one listed path for a scan, or undefined when it is gone or no longer a file or
+ * symlink. `before` is its stat in the previous scan; `racyFrom` the racy threshold of this scan.
+ */
+export function statFile(
+  fs: Fs,
+  rootAbs: string,
+  prefix: string,
+  path: string,
+  before: FileStat | undefined,
+  racyFrom: bigint,
+  warnings: FilesWarning[],
+): FileStat | undefined {
+  const stats = lstatOrWarn(fs, prefix + path, path, warnings);
+  if (!stats || (!stats.isFile() && !stats.isSymbolicLink())) return undefined;
+  const racy = stats.mtimeNs >= racyFrom;
+  // The common case of a rescan: nothing changed, nothing to verify. Reusing the previous
+  // object saves an allocation per file and lets diff() skip the comparison.
+  if (before && !racy && before.racyHash === undefined && unchanged(before, stats)) return before;
+  const stat = toFileStat(stats);
+  let racyHash: string | undefined;
+  if (racy) {
+    racyHash = hashOrUndefined(rootAbs, path, warnings);
+  } else if (before?.racyHash !== undefined && sameStat(before, stat)) {
+    // Verify the content the stat cannot vouch for. Once verified and no longer racy, the
+    // file needs no hash next time; a differing hash is kept so that diff() reports it.
+    const hash = hashOrUndefined(rootAbs, path, warnings);
+    if (hash !== before.racyHash) racyHash = hash;
+  }
+  return racyHash === undefined ? stat : { ...stat, racyHash };
 }
 
 function lstatOrWarn(
@@ -214,6 +235,7 @@ export function diff(before: FileSnapshot, after: FileSnapshot): FileChanges {
   };
 }
 
-function differentHash(a: FileStat, b: FileStat): boolean {
+/** True when both stats carry a content hash and the hashes differ. */
+export function differentHash(a: FileStat, b: FileStat): boolean {
   return a.racyHash !== undefined && b.racyHash !== undefined && a.racyHash !== b.racyHash;
 }

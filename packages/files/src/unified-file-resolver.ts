@@ -9,7 +9,7 @@ import { absoluteRoot, toRootRelative } from './internal/paths.js';
 import { type CompiledPatterns, compilePatterns, normalizePatterns } from './internal/patterns.js';
 import { DEFAULT_RACY_WINDOW_MS, msToNs } from './internal/racy.js';
 import { RecordedIgnores } from './internal/recorded-ignores.js';
-import { walk } from './internal/walk.js';
+import { visit, type WalkContext, walk } from './internal/walk.js';
 
 /** Options of {@link UnifiedFileResolver}. */
 export interface UnifiedFileResolverOptions {
@@ -70,6 +70,11 @@ interface Internals {
   readonly fs: Fs;
   readonly racyWindowNs: bigint;
   run(root: string, patterns: readonly string[], listings?: ListingCache): ResolveResult;
+  /**
+   * What {@link UnifiedFileResolver.resolve} would list at or below each of `roots` (paths
+   * relative to the root, none below another), in no particular order.
+   */
+  resolveBelow(root: string, patterns: readonly string[], roots: readonly string[]): ResolveResult;
 }
 
 const internals = new WeakMap<UnifiedFileResolver, Internals>();
@@ -106,6 +111,7 @@ export class UnifiedFileResolver {
       fs: this.fs,
       racyWindowNs,
       run: (root, patterns, listings) => this.run(root, patterns, listings),
+      resolveBelow: (root, patterns, roots) => this.resolveBelow(root, patterns, roots),
     });
   }
 
@@ -276,6 +282,74 @@ export class UnifiedFileResolver {
       }
     }
     return compiled;
+  }
+
+  private resolveBelow(
+    root: string,
+    patterns: readonly string[],
+    roots: readonly string[],
+  ): ResolveResult {
+    const rootAbs = absoluteRoot(root);
+    const compiled = this.compile(rootAbs, patterns);
+    const warnings: FilesWarning[] = [];
+    const paths: string[] = [];
+    if (compiled.empty) return { paths, warnings };
+    const context: WalkContext = {
+      rootAbs,
+      fs: this.fs,
+      patterns: compiled,
+      gitignores: this.gitignores,
+      isExcludedName: this.isExcludedName,
+      listings: undefined,
+      warn: (warning) => {
+        warnings.push(warning);
+        this.onWarning?.(warning);
+      },
+    };
+    for (const rel of roots) this.resolveOne(context, rel, paths);
+    return { paths, warnings };
+  }
+
+  /** {@link matchAncestors}, walking `rel` itself when it is a directory. */
+  private resolveOne(context: WalkContext, rel: string, out: string[]): void {
+    const { rootAbs, patterns } = context;
+    const prefix = rootAbs.endsWith('/') ? rootAbs : `${rootAbs}/`;
+    let level = this.gitignores.levelFor(
+      rootAbs,
+      `${prefix}.git/info/exclude`,
+      '.git/info/exclude',
+      '',
+      undefined,
+      context.warn,
+    );
+    const segments = rel.split('/');
+    let dirRel = '';
+    for (let i = 0; i < segments.length; i++) {
+      const name = segments[i] as string;
+      if (this.isExcludedName(name)) return;
+      const fileRel = `${dirRel}.gitignore`;
+      level = this.gitignores.levelFor(
+        rootAbs,
+        prefix + fileRel,
+        fileRel,
+        dirRel,
+        level,
+        context.warn,
+      );
+      const path = dirRel + name;
+      const stats = this.lstatOrUndefined(prefix + path);
+      if (!stats) return;
+      const last = i === segments.length - 1;
+      if (stats.isDirectory()) {
+        if (!patterns.mayDescend(path) || level?.childTest(dirRel)(name, true)) return;
+        if (last) visit(context, prefix + path, `${path}/`, level, out);
+        dirRel = `${path}/`;
+        continue;
+      }
+      // Walks never follow a symlinked directory, so nothing beneath one is ever listed.
+      if (!last || !(stats.isFile() || stats.isSymbolicLink())) return;
+      if (patterns.matches(path) && !level?.childTest(dirRel)(name, false)) out.push(path);
+    }
   }
 
   private run(root: string, patterns: readonly string[], listings?: ListingCache): ResolveResult {

@@ -102,7 +102,11 @@ function list(context: WalkContext, dirAbs: string, dirRel: string): Dirent[] | 
   }
 }
 
-function visit(
+/**
+ * Walks one directory below the root (`dirRel` with a trailing slash), given the ignore level in
+ * force for its parent's children: what a walk of the whole root would list below it.
+ */
+export function visit(
   context: WalkContext,
   dirAbs: string,
   dirRel: string,

@@ -1,0 +1,135 @@
+import {
+  watch as fsWatch,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { cleanupTempDirs, makeTempDir } from '@hankweave/durable-io/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ChangeScanner } from './change-scanner.js';
+import { snapshot } from './snapshot.js';
+import { TreeWatcher } from './tree-watcher.js';
+
+afterEach(cleanupTempDirs);
+
+async function setup() {
+  const { path: work } = await makeTempDir('hankweave-watch-');
+  const root = join(work, 'root');
+  const outside = join(work, 'outside');
+  mkdirSync(root);
+  mkdirSync(outside);
+  writeFileSync(join(outside, 'victim.txt'), 'precious');
+  writeFileSync(join(root, 'a.ts'), 'a');
+  const watcher = await TreeWatcher.start(root);
+  const scanner = new ChangeScanner(root, { watcher });
+  return { root, outside, watcher, scanner };
+}
+
+const created = (result: { changes: { created: { path: string }[] } }) =>
+  result.changes.created.map((change) => change.path);
+
+describe('TreeWatcher', () => {
+  it('finds the files of a directory created and filled before its watch existed', async () => {
+    const { root, watcher, scanner } = await setup();
+    try {
+      await scanner.scanWatched(['**']);
+      mkdirSync(join(root, 'n/m/o'), { recursive: true });
+      writeFileSync(join(root, 'n/m/o/deep.ts'), 'deep');
+      const first = await scanner.scanWatched(['**']);
+      expect(first.by).toBe('events');
+      expect(created(first)).toEqual(['n/m/o/deep.ts']);
+      // Later writes deep inside it arrive through the new directory's own subscription.
+      writeFileSync(join(root, 'n/m/o/later.ts'), 'later');
+      expect(created(await scanner.scanWatched(['**']))).toEqual(['n/m/o/later.ts']);
+    } finally {
+      await watcher.close();
+    }
+  });
+
+  it('watches inside a tree moved in from outside', async () => {
+    const { root, outside, watcher, scanner } = await setup();
+    try {
+      await scanner.scanWatched(['**']);
+      mkdirSync(join(outside, 'tree/sub/subsub'), { recursive: true });
+      writeFileSync(join(outside, 'tree/sub/subsub/in.ts'), 'in');
+      renameSync(join(outside, 'tree'), join(root, 'tree'));
+      expect(created(await scanner.scanWatched(['**']))).toEqual(['tree/sub/subsub/in.ts']);
+      writeFileSync(join(root, 'tree/sub/subsub/more.ts'), 'more');
+      expect(created(await scanner.scanWatched(['**']))).toEqual(['tree/sub/subsub/more.ts']);
+    } finally {
+      await watcher.close();
+    }
+  });
+
+  it('writes its markers through no link: a planted link or FIFO name, a directory swapped for a link', async () => {
+    const { root, outside, watcher, scanner } = await setup();
+    try {
+      await scanner.scanWatched(['**']);
+      mkdirSync(join(root, 'new'));
+      await scanner.scanWatched(['**']); // `new` has a subscription, and gets markers
+      // Anything created outside, even for a moment, is seen here.
+      const touchedOutside: string[] = [];
+      const spy = fsWatch(outside, (_type, name) => touchedOutside.push(String(name)));
+      // The agent swaps `new` for a link to a directory outside the root.
+      renameSync(join(root, 'new'), join(root, 'old'));
+      symlinkSync(outside, join(root, 'new'));
+      writeFileSync(join(root, 'b.ts'), 'b');
+      const result = await scanner.scanWatched(['**']);
+      expect(created(result)).toEqual(['b.ts', 'new']);
+      await new Promise((done) => setTimeout(done, 200));
+      spy.close();
+      expect(touchedOutside).toEqual([]);
+      expect(readdirSync(outside)).toEqual(['victim.txt']);
+      expect(readFileSync(join(outside, 'victim.txt'), 'utf8')).toBe('precious');
+      // Markers are named at random and created exclusively: links planted under guessed names
+      // are never written through.
+      for (let i = 0; i < 20; i++) {
+        symlinkSync(join(outside, 'victim.txt'), join(root, `.hankweave-settle-${i}`));
+      }
+      writeFileSync(join(root, 'c.ts'), 'c');
+      expect(created(await scanner.scanWatched(['**']))).toEqual(['c.ts']);
+      expect(readFileSync(join(outside, 'victim.txt'), 'utf8')).toBe('precious');
+      // No marker is left behind, and none is ever listed.
+      expect(
+        readdirSync(root).filter((name) => name.startsWith('.hankweave-settle-')),
+      ).toHaveLength(20);
+      expect([...snapshot(root, ['**']).keys()].sort()).toEqual(['a.ts', 'b.ts', 'c.ts', 'new']);
+    } finally {
+      await watcher.close();
+    }
+  });
+
+  it('walks after a burst larger than maxDirty, and says why', async () => {
+    const { path: work } = await makeTempDir('hankweave-watch-');
+    const watcher = await TreeWatcher.start(work, { maxDirty: 5 });
+    const scanner = new ChangeScanner(work, { watcher });
+    try {
+      await scanner.scanWatched(['**']);
+      for (let i = 0; i < 10; i++) writeFileSync(join(work, `f${i}.ts`), String(i));
+      const result = await scanner.scanWatched(['**']);
+      expect(result.by).toBe('walk');
+      expect(result.walkReason).toMatch(/more than 5 paths/);
+      expect(created(result)).toHaveLength(10);
+      writeFileSync(join(work, 'one.ts'), '1');
+      expect((await scanner.scanWatched(['**'])).by).toBe('events');
+    } finally {
+      await watcher.close();
+    }
+  });
+
+  it('walks once closed, and after reset()', async () => {
+    const { root, watcher, scanner } = await setup();
+    await scanner.scanWatched(['**']);
+    scanner.reset(scanner.current);
+    expect((await scanner.scanWatched(['**'])).walkReason).toMatch(/first scan/);
+    await watcher.close();
+    writeFileSync(join(root, 'late.ts'), 'late');
+    const closed = await scanner.scanWatched(['**']);
+    expect(closed).toMatchObject({ by: 'walk', walkReason: 'the watcher is closed' });
+    expect(created(closed)).toEqual(['late.ts']);
+  });
+});

@@ -1,0 +1,330 @@
+import { randomUUID } from 'node:crypto';
+import {
+  closeSync,
+  constants,
+  lstatSync,
+  openSync,
+  readlinkSync,
+  realpathSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import type { AsyncSubscription, Event, SubscribeCallback } from '@parcel/watcher';
+import { FilesError } from './errors.js';
+import { COOKIE_PREFIX } from './internal/excluded-names.js';
+import { absoluteRoot } from './internal/paths.js';
+
+/** Options of {@link TreeWatcher.start}. */
+export interface TreeWatcherOptions {
+  /**
+   * How long {@link TreeWatcher.settle} waits for its own marker event before it gives up and
+   * marks the watcher stale (the next scan walks). Default 2000 ms.
+   */
+  readonly settleTimeoutMs?: number;
+  /**
+   * More dirty paths than this since the last {@link TreeWatcher.take} make it stale: a burst
+   * that large (an `npm install`, a checkout) is cheaper to walk, and is where the kernel's event
+   * queue can overflow without a word (see the README). Default 10,000.
+   */
+  readonly maxDirty?: number;
+}
+
+/** What {@link TreeWatcher.take} hands over. */
+export interface WatchedChanges {
+  /**
+   * Paths (relative to the root) that were created, written, deleted or renamed since the last
+   * take, in no order. A directory stands for everything below it.
+   */
+  readonly dirty: readonly string[];
+  /**
+   * True when events may have been lost (the watcher failed, a settle timed out, a burst passed
+   * `maxDirty`, or nothing was taken yet): the caller must walk the tree instead.
+   */
+  readonly stale: boolean;
+  /** Why the watcher is stale, for logs. */
+  readonly reason?: string;
+}
+
+type Watcher = typeof import('@parcel/watcher');
+
+// Names whose subtrees are never watched: git metadata, the runtime's own directories and the
+// data source, as the resolver never lists them either (excluded-names.ts). A RegExp because
+// @parcel/watcher matches it against absolute paths natively, also while it crawls.
+const UNWATCHED =
+  /(^|\/)(\.git|\.hankweave|\.hankweavecheckpoints[^/]*|read_only_data_source)(\/|$)/;
+
+/**
+ * The file system's own change events for one directory tree (inotify on Linux, FSEvents on
+ * macOS, through `@parcel/watcher`), collected as a set of dirty paths between two
+ * {@link take}s. {@link settle} first makes sure every change made before it was called has been
+ * delivered, by writing a marker file and waiting for its own event (the "cookie" of Watchman and
+ * git's fsmonitor): a file system delivers one watcher's events in order.
+ *
+ * On Linux @parcel/watcher adds a watch to a new directory only after it sees the directory
+ * appear, and never to the directories below a directory moved in: so each new directory gets a
+ * subscription of its own (which watches its whole subtree) and is reported dirty, and the
+ * caller's walk of it after {@link settle} covers whatever was written before the watch existed.
+ */
+export class TreeWatcher {
+  readonly root: string;
+  /** The root with its symlinks resolved: where every marker must land. */
+  readonly #rootReal: string;
+  readonly #watcher: Watcher;
+  readonly #settleTimeoutMs: number;
+  readonly #maxDirty: number;
+  #dirty = new Set<string>();
+  #stale: string | undefined = 'no changes were taken yet';
+  readonly #subscriptions = new Map<string, AsyncSubscription>();
+  readonly #pending = new Set<Promise<void>>();
+  readonly #subscribing = new Set<string>();
+  readonly #cookies = new Map<string, () => void>();
+  #closed = false;
+
+  private constructor(root: string, watcher: Watcher, options: TreeWatcherOptions) {
+    this.root = root;
+    this.#rootReal = realpathSync(root);
+    this.#watcher = watcher;
+    this.#settleTimeoutMs = options.settleTimeoutMs ?? 2000;
+    this.#maxDirty = options.maxDirty ?? 10_000;
+  }
+
+  /**
+   * Starts watching `root` (crawling it once, natively). The first {@link take} is stale.
+   *
+   * @throws {FilesError} FILES_WATCH_UNAVAILABLE when the native watcher cannot be loaded or
+   *   cannot watch the root (no inotify watches left: raise `fs.inotify.max_user_watches`).
+   */
+  static async start(root: string, options: TreeWatcherOptions = {}): Promise<TreeWatcher> {
+    const rootAbs = absoluteRoot(root);
+    let watcher: Watcher;
+    try {
+      watcher = await import('@parcel/watcher');
+    } catch (error) {
+      throw new FilesError(
+        'FILES_WATCH_UNAVAILABLE',
+        'The native file watcher (@parcel/watcher) could not be loaded on this platform; scans walk the tree instead',
+        { cause: error, details: { root: rootAbs } },
+      );
+    }
+    const tree = new TreeWatcher(rootAbs, watcher, options);
+    await tree.#subscribe(rootAbs);
+    return tree;
+  }
+
+  /** True once {@link close} was called. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /**
+   * Resolves once every change made before this call has been delivered (and every new
+   * directory seen so far is watched). On a timeout the watcher turns stale instead of failing.
+   */
+  async settle(): Promise<void> {
+    if (this.#closed) return;
+    // One marker per subscription: each delivers its events on its own, in no order with the
+    // others, so the root's marker alone says nothing of a new directory's watcher.
+    const name = `${COOKIE_PREFIX}${randomUUID()}`;
+    const placed: (() => void)[] = [];
+    const arrivals: Promise<boolean>[] = [];
+    for (const dir of [...this.#subscriptions.keys()]) {
+      const cookie = `${dir}/${name}`;
+      const arrived = new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), this.#settleTimeoutMs);
+        this.#cookies.set(cookie, () => {
+          clearTimeout(timer);
+          resolve(true);
+        });
+      });
+      try {
+        placed.push(placeMarker(this.#rootReal, dir, name, dir === this.root));
+      } catch (error) {
+        this.#cookies.get(cookie)?.();
+        this.#cookies.delete(cookie);
+        // A new directory deleted or replaced again: its parent reports that, and its own
+        // watcher has nothing left to say.
+        if (dir !== this.root && !isRealDirectory(dir)) continue;
+        this.#markStale(`the settle marker ${cookie} could not be written (${String(error)})`);
+        continue;
+      }
+      arrivals.push(arrived);
+    }
+    const arrived = await Promise.all(arrivals);
+    for (const cookie of this.#cookies.keys())
+      if (cookie.endsWith(name)) this.#cookies.delete(cookie);
+    for (const remove of placed) remove();
+    if (arrived.includes(false)) {
+      this.#markStale(`a settle marker had no event within ${this.#settleTimeoutMs} ms`);
+    }
+    while (this.#pending.size > 0) await Promise.all([...this.#pending]);
+  }
+
+  /** Hands over the dirty paths (and staleness) since the last take, and starts a new set. */
+  take(): WatchedChanges {
+    const dirty = [...this.#dirty];
+    const reason = this.#stale;
+    this.#dirty = new Set();
+    this.#stale = this.#closed ? 'the watcher is closed' : undefined;
+    return reason === undefined ? { dirty, stale: false } : { dirty, stale: true, reason };
+  }
+
+  /** Stops watching. Later takes are stale. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#stale = 'the watcher is closed';
+    for (const resolve of this.#cookies.values()) resolve();
+    await Promise.allSettled([...this.#pending]);
+    const subscriptions = [...this.#subscriptions.values()];
+    this.#subscriptions.clear();
+    // A subscription whose directory was deleted has lost its kernel watch already; its
+    // unsubscribe may then fail, which changes nothing.
+    await Promise.allSettled(subscriptions.map((subscription) => subscription.unsubscribe()));
+  }
+
+  #markStale(reason: string): void {
+    this.#stale ??= reason;
+  }
+
+  async #subscribe(dirAbs: string): Promise<void> {
+    try {
+      const onEvents: SubscribeCallback = (error, events) => this.#onEvents(dirAbs, error, events);
+      const subscription = await this.#watcher.subscribe(dirAbs, onEvents, {
+        ignore: [UNWATCHED],
+      });
+      const replaced = this.#subscriptions.get(dirAbs);
+      if (this.#closed) await subscription.unsubscribe().catch(() => undefined);
+      else this.#subscriptions.set(dirAbs, subscription);
+      await replaced?.unsubscribe().catch(() => undefined);
+    } catch (error) {
+      if (dirAbs === this.root) {
+        throw new FilesError(
+          'FILES_WATCH_UNAVAILABLE',
+          `${dirAbs} could not be watched (${String(error)}); raise fs.inotify.max_user_watches or scan without a watcher`,
+          { cause: error, details: { root: this.root } },
+        );
+      }
+      // A new directory gone again before its watch was added is dirty already; anything else
+      // means changes below it would go unseen.
+      if (isRealDirectory(dirAbs)) this.#markStale(`${dirAbs} could not be watched`);
+    }
+  }
+
+  #onEvents(dir: string, error: Error | null, events: Event[]): void {
+    if (this.#closed) return;
+    if (error) {
+      this.#markStale(`the watcher failed (${error.message})`);
+      return;
+    }
+    try {
+      for (const event of events) this.#onEvent(dir, event);
+    } catch (thrown) {
+      // An exception thrown into @parcel/watcher's native caller ends the process.
+      this.#markStale(`an event could not be handled (${String(thrown)})`);
+    }
+    if (this.#dirty.size > this.#maxDirty) {
+      this.#markStale(`more than ${this.#maxDirty} paths changed at once`);
+    }
+  }
+
+  #onEvent(dir: string, event: Event): void {
+    const rel = relativeTo(this.root, event.path);
+    if (rel === undefined) return;
+    const slash = event.path.lastIndexOf('/');
+    if (event.path.startsWith(COOKIE_PREFIX, slash + 1)) {
+      // Only the marker written for this subscription says its events are in.
+      if (event.type === 'create' && event.path.slice(0, slash) === dir) {
+        this.#cookies.get(event.path)?.();
+      }
+      return;
+    }
+    if (rel === '') {
+      // The root itself was deleted or moved away: nothing below it is watched any more.
+      if (event.type === 'delete') this.#markStale('the root was deleted or moved');
+      return;
+    }
+    this.#dirty.add(rel);
+    if (event.type === 'delete') this.#forget(event.path);
+    else if (isRealDirectory(event.path)) {
+      // A new directory, or one replaced within a batch (a delete and a create of one path
+      // arrive as one update): whatever watched that path before watches nothing now.
+      this.#forget(event.path);
+      this.#watchNew(event.path);
+    }
+  }
+
+  /** Watches a directory that appeared, with everything already below it. */
+  #watchNew(dirAbs: string): void {
+    if (this.#subscribing.has(dirAbs)) return;
+    this.#subscribing.add(dirAbs);
+    const pending = this.#subscribe(dirAbs).finally(() => {
+      this.#pending.delete(pending);
+      this.#subscribing.delete(dirAbs);
+    });
+    this.#pending.add(pending);
+  }
+
+  /** Drops the subscriptions of a deleted directory and of those below it. */
+  #forget(pathAbs: string): void {
+    const below = `${pathAbs}/`;
+    for (const [dir, subscription] of this.#subscriptions) {
+      if (dir !== this.root && (dir === pathAbs || dir.startsWith(below))) {
+        this.#subscriptions.delete(dir);
+        void subscription.unsubscribe().catch(() => undefined);
+      }
+    }
+  }
+}
+
+function relativeTo(root: string, path: string): string | undefined {
+  if (path === root) return '';
+  return path.startsWith(`${root}/`) ? path.slice(root.length + 1) : undefined;
+}
+
+function isRealDirectory(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Writes an empty marker `name` in `dir` and returns its removal. Never through a link: the
+ * directory (the root aside) is opened without following a final symlink, its real place checked to be inside
+ * the root (an agent may have swapped a parent for a link), and the marker created through that
+ * open directory (Linux's /proc/self/fd), exclusively, so an existing file, link or FIFO of that
+ * name is never opened. Elsewhere only the exclusive create applies.
+ */
+function placeMarker(rootReal: string, dir: string, name: string, isRoot: boolean): () => void {
+  if (process.platform !== 'linux') {
+    writeFileSync(`${dir}/${name}`, '', { flag: 'wx' });
+    return () => unlinkQuietly(`${dir}/${name}`);
+  }
+  // The root may itself be a link (the caller chose it); nothing below it may.
+  const noFollow = isRoot ? 0 : constants.O_NOFOLLOW;
+  const fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY | noFollow);
+  const through = `/proc/self/fd/${fd}`;
+  try {
+    const real = readlinkSync(through);
+    if (real !== rootReal && !real.startsWith(`${rootReal}/`)) {
+      throw new Error(`${dir} now leads outside the watched root, to ${real}`);
+    }
+    writeFileSync(`${through}/${name}`, '', { flag: 'wx' });
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+  return () => {
+    unlinkQuietly(`${through}/${name}`);
+    closeSync(fd);
+  };
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Already gone (the directory was deleted or rolled back under us): nothing to clean up.
+  }
+}
