@@ -1,5 +1,5 @@
 import type { BigIntStats } from 'node:fs';
-import type { FilesWarning } from './errors.js';
+import { FilesError, type FilesWarning } from './errors.js';
 import { ListingCache } from './internal/listing-cache.js';
 import { absoluteRoot } from './internal/paths.js';
 import { applyDirty, dirtyRoots, LiveSnapshot } from './internal/watched-scan.js';
@@ -52,7 +52,7 @@ export class ChangeScanner {
   private readonly resolver: UnifiedFileResolver;
   private readonly listings: ListingCache;
   private readonly rootAbs: string;
-  private readonly watcher: TreeWatcher | undefined;
+  private watcher: TreeWatcher | undefined;
   private last: FileSnapshot;
   /** The snapshot as the watcher keeps it, valid for {@link livePatterns} only. */
   private live: LiveSnapshot | undefined;
@@ -64,12 +64,25 @@ export class ChangeScanner {
     this.resolver = options.resolver ?? new UnifiedFileResolver();
     this.listings = new ListingCache(resolverInternals(this.resolver).racyWindowNs);
     this.last = options.baseline ?? new Map();
-    this.watcher = options.watcher;
-    if (this.watcher && this.watcher.root !== this.rootAbs) {
-      throw new Error(
-        `The watcher watches ${this.watcher.root}, not the scanner's ${this.rootAbs}`,
+    if (options.watcher) this.attachWatcher(options.watcher);
+  }
+
+  /**
+   * Feeds later {@link scanWatched} calls from `watcher` (started after the scanner, e.g. once
+   * the tree turned out big); the next one walks, as a baseline for the events.
+   *
+   * @throws {FilesError} FILES_INVALID_OPTION when the watcher watches another root.
+   */
+  attachWatcher(watcher: TreeWatcher): void {
+    if (watcher.root !== this.rootAbs) {
+      throw new FilesError(
+        'FILES_INVALID_OPTION',
+        `The watcher watches ${watcher.root}, not the scanner's root ${this.rootAbs}`,
+        { details: { root: this.rootAbs, watched: watcher.root } },
       );
     }
+    this.watcher = watcher;
+    this.live = undefined;
   }
 
   /** The snapshot of the last scan (or the baseline). */

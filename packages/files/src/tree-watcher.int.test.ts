@@ -132,4 +132,28 @@ describe('TreeWatcher', () => {
     expect(closed).toMatchObject({ by: 'walk', walkReason: 'the watcher is closed' });
     expect(created(closed)).toEqual(['late.ts']);
   });
+
+  it('takes a watcher started later, and refuses one of another root', async () => {
+    const { root, outside, watcher } = await setup();
+    const scanner = new ChangeScanner(root);
+    const other = await TreeWatcher.start(outside);
+    try {
+      expect(scanner.scan(['**']).by).toBe('walk');
+      expect(() => scanner.attachWatcher(other)).toThrow(
+        expect.objectContaining({ code: 'FILES_INVALID_OPTION' }),
+      );
+      scanner.attachWatcher(watcher);
+      writeFileSync(join(root, 'b.ts'), 'b');
+      const baseline = await scanner.scanWatched(['**']);
+      expect(baseline.by).toBe('walk');
+      expect(created(baseline)).toEqual(['b.ts']);
+      writeFileSync(join(root, 'c.ts'), 'c');
+      const next = await scanner.scanWatched(['**']);
+      expect(next.by).toBe('events');
+      expect(created(next)).toEqual(['c.ts']);
+    } finally {
+      await other.close();
+      await watcher.close();
+    }
+  });
 });
