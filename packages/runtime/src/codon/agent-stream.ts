@@ -48,7 +48,7 @@ export async function consumeAgentEvents(
         emit(context, 'tool.result', event.data);
         if (toolMayChangeFiles(event.data.toolName)) {
           attempt.hint.add(
-            scanAndReport(context, codonId, attempt.patterns, {
+            await scanAndReport(context, codonId, attempt.patterns, {
               kind: 'tool_use',
               toolUseId: event.data.toolUseId,
             }),

@@ -64,6 +64,8 @@ export async function runCodon(
   });
   if (ran.kind === 'failed') return finishCodon(attempt, failedEnding(ran.failureReason));
   // Changes made by shell commands after the last tool result, or by background processes.
-  attempt.hint.add(scanAndReport(context, attempt.codonId, attempt.patterns, { kind: 'scan' }));
+  attempt.hint.add(
+    await scanAndReport(context, attempt.codonId, attempt.patterns, { kind: 'scan' }),
+  );
   return finishCodon(attempt, agentEnding(attempt, ran.run), ran.run);
 }

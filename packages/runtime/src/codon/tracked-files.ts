@@ -37,15 +37,20 @@ export function resolveTracked(context: RuntimeContext, patterns: readonly strin
 /**
  * Scans the tracked files and reports what changed since the last scan as `file.updated` events
  * and one `filetree.updated`. Returns the changed paths (the checkpoint engine's `changed` hint).
+ * On a big tree the scan comes from agentRoot's file events (see `AgentRootWatch`).
  */
-export function scanAndReport(
+export async function scanAndReport(
   context: RuntimeContext,
   codonId: string,
   patterns: readonly string[],
   source: FileEventSource,
-): string[] {
+): Promise<string[]> {
   if (patterns.length === 0) return [];
-  const { changes, snapshot, warnings } = context.scanner.scan(patterns);
+  const { changes, snapshot, warnings, walkReason } = await context.scanner.scanWatched(patterns);
+  context.fileWatch?.consider(context.scanner, snapshot.size);
+  if (walkReason !== undefined && context.fileWatch?.watching) {
+    context.log.debug(`File scan walked agentRoot: ${walkReason}`);
+  }
   for (const warning of warnings) context.log.warn(`File scan: ${warning.message}`);
   const changed = reportChanges(context, codonId, changes, source);
   if (changed.length > 0) reportTree(context, codonId, snapshot);
@@ -68,6 +73,7 @@ export function announceTrackedFiles(
 ): string[] {
   if (patterns.length === 0) return [];
   const { changes, snapshot, warnings } = context.scanner.scan(patterns);
+  context.fileWatch?.consider(context.scanner, snapshot.size);
   for (const warning of warnings) context.log.warn(`File scan: ${warning.message}`);
   const all = [...snapshot.entries()].map(([path, after]) => ({ path, after }));
   reportChanges(

@@ -32,6 +32,8 @@ const SAMPLES: Record<string, [unknown, unknown, string]> = {
   telemetry: [false, false, '0'],
   'budget.maxDollars': [1.5, 2.5, '3.5'],
   'budget.maxTimeSeconds': [60, 120, '180'],
+  'fileWatch.enabled': [false, true, 'false'],
+  'fileWatch.minFiles': [500, 0, '20000'],
 };
 
 /** What an env text means for a key of this kind (booleans `true`/`1`, `false`/`0`; numbers). */
@@ -229,6 +231,7 @@ describe('runtimeOptionsOf', () => {
       ignoreRigFailures: true,
       anthropicBaseUrl: 'http://127.0.0.1:9/',
       budget: { maxDollars: 2 },
+      fileWatch: { minFiles: 0 },
     });
     const options = runtimeOptionsOf(resolveRuntimeConfig({ cwd, env: {} }), cwd);
     expect(options).toEqual({
@@ -242,6 +245,7 @@ describe('runtimeOptionsOf', () => {
       ignoreRigFailures: true,
       anthropicBaseUrl: 'http://127.0.0.1:9/',
       budget: { maxDollars: 2 },
+      fileWatch: { minFiles: 0 },
     });
   });
 

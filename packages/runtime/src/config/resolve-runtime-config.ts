@@ -163,6 +163,14 @@ export function runtimeOptionsOf(
   if (typeof persist === 'boolean') options.sentinel = { enablePersistence: persist };
   const sandbox = sandboxModeOf(config);
   if (sandbox !== 'auto') options.sandbox = sandbox;
+  const watchEnabled = set('fileWatch.enabled');
+  const watchMinFiles = set('fileWatch.minFiles');
+  if (typeof watchEnabled === 'boolean' || typeof watchMinFiles === 'number') {
+    options.fileWatch = {
+      ...(typeof watchEnabled === 'boolean' ? { enabled: watchEnabled } : {}),
+      ...(typeof watchMinFiles === 'number' ? { minFiles: watchMinFiles } : {}),
+    };
+  }
   const maxDollars = config.get('budget.maxDollars');
   const maxTimeSeconds = config.get('budget.maxTimeSeconds');
   if (typeof maxDollars === 'number' || typeof maxTimeSeconds === 'number') {

@@ -160,6 +160,9 @@ export const RUNTIME_CONFIG_KEYS: readonly ConfigKeySpec[] = [
   },
   { key: 'budget.maxDollars', kind: { type: 'positive' }, unsetMeaning: 'no runtime ceiling' },
   { key: 'budget.maxTimeSeconds', kind: { type: 'positive' }, unsetMeaning: 'no runtime ceiling' },
+  // Not in the original: agentRoot's scans from file-system events on big trees (issue 39).
+  { key: 'fileWatch.enabled', kind: { type: 'boolean' }, default: true },
+  { key: 'fileWatch.minFiles', kind: { type: 'integer', min: 0 }, default: 10_000 },
 ];
 
 /** The spec of a dotted key. */
@@ -168,7 +171,7 @@ export const CONFIG_KEY_SPECS: ReadonlyMap<string, ConfigKeySpec> = new Map(
 );
 
 /** The objects of the config: their own keys are strict too. */
-export const NESTED_CONFIG_OBJECTS = ['sentinel', 'budget'] as const;
+export const NESTED_CONFIG_OBJECTS = ['sentinel', 'budget', 'fileWatch'] as const;
 
 /** `sentinel.enablePersistence` → `HANKWEAVE_RUNTIME_SENTINEL_ENABLE_PERSISTENCE`. */
 export function envNameOf(key: string): string {

@@ -83,6 +83,8 @@ export async function openBranch(
       bus,
       sentinels,
       scanner: new ChangeScanner(workTree, { resolver: context.resolver }),
+      // A branch's work tree lives for one block: its scans walk.
+      fileWatch: undefined,
       sandbox,
       branch: { blockId: input.blockId, branchId: input.branchId, name },
     };

@@ -49,6 +49,12 @@ export interface CreateRuntimeOptions {
    */
   sandbox?: SandboxMode;
   /**
+   * Scans of agentRoot after tool calls from the file system's events instead of a walk, once a
+   * scan lists `minFiles` tracked files (default 10,000; 0: from the first scan); `enabled: false`
+   * always walks. See the README's "Big trees".
+   */
+  fileWatch?: { enabled?: boolean; minFiles?: number };
+  /**
    * The agent adapter. Default: `ClaudeCodeHarness` from `@hankweave/claude-code`, an optional
    * peer dependency (install it to run Claude Code; pass your own harness and it is never loaded).
    */

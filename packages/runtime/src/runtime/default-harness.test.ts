@@ -20,6 +20,7 @@ const settings = {
   env: {},
   killGraceMs: 100,
   sandbox: 'auto' as const,
+  fileWatch: { enabled: false, minFiles: 0 },
 };
 
 const notInstalled = (name: string) =>

@@ -14,6 +14,7 @@ import {
   itemCodons,
   parseJsonWithLocation,
 } from '@hankweave/types';
+import { AgentRootWatch } from '../codon/agent-root-watch.js';
 import { RuntimeError } from '../errors.js';
 import { EventBus } from '../events/event-bus.js';
 import { createServerLog } from '../events/server-log.js';
@@ -363,6 +364,7 @@ export async function openExecution(
       log,
       resolver,
       scanner: new ChangeScanner(layout.agentRoot, { resolver }),
+      fileWatch: new AgentRootWatch(layout.agentRoot, settings.fileWatch, log),
       settings,
       containment,
       sandbox: executionSandboxPolicy({

@@ -15,6 +15,7 @@ import {
 } from '@hankweave/types';
 import type { SharedSpend } from '../budget/budget-watchdog.js';
 import type { BudgetSources } from '../budget/resolve-budget.js';
+import type { AgentRootWatch, FileWatchSettings } from '../codon/agent-root-watch.js';
 import type { RuntimeBus } from '../events/event-bus.js';
 import type { RuntimeLogger } from '../events/server-log.js';
 import type { ExecutionLayout } from '../execution/layout.js';
@@ -51,6 +52,8 @@ export interface RuntimeSettings {
   budget?: BudgetSources;
   /** Whether processes run in the OS sandbox: `auto`, `require` or `off`. */
   sandbox: SandboxMode;
+  /** When agentRoot's scans come from file-system events (`fileWatch.*`). */
+  fileWatch: FileWatchSettings;
 }
 
 /**
@@ -82,6 +85,8 @@ export interface RuntimeContext {
   readonly log: RuntimeLogger;
   readonly resolver: UnifiedFileResolver;
   readonly scanner: ChangeScanner;
+  /** Feeds `scanner` from agentRoot's file events once the tree is big; none in a branch. */
+  readonly fileWatch: AgentRootWatch | undefined;
   readonly settings: RuntimeSettings;
   /** The containment of this run: the OS sandbox, or none and why. */
   readonly containment: Containment;

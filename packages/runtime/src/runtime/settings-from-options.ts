@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
 import { budgetSettings } from '../budget/budget-options.js';
+import { DEFAULT_FILE_WATCH, type FileWatchSettings } from '../codon/agent-root-watch.js';
+import { RuntimeError } from '../errors.js';
 import type { CreateRuntimeOptions } from './create-runtime-options.js';
 import type { RuntimeSettings } from './runtime-context.js';
 
@@ -30,6 +32,20 @@ export function settingsFromOptions(options: CreateRuntimeOptions): RuntimeSetti
       : {}),
     overwriteOutput: options.overwriteOutput === true,
     sandbox: options.sandbox ?? 'auto',
+    fileWatch: fileWatchOf(options),
     ...budgetSettings(options),
   };
+}
+
+/** @throws {RuntimeError} RUNTIME_INVALID_OPTION for a `fileWatch.minFiles` that is no count. */
+function fileWatchOf(options: CreateRuntimeOptions): FileWatchSettings {
+  const minFiles = options.fileWatch?.minFiles ?? DEFAULT_FILE_WATCH.minFiles;
+  if (!Number.isSafeInteger(minFiles) || minFiles < 0) {
+    throw new RuntimeError(
+      'RUNTIME_INVALID_OPTION',
+      `fileWatch.minFiles must be a whole number of files, 0 or more (got ${String(minFiles)})`,
+      { details: { option: 'fileWatch.minFiles' } },
+    );
+  }
+  return { enabled: options.fileWatch?.enabled ?? DEFAULT_FILE_WATCH.enabled, minFiles };
 }

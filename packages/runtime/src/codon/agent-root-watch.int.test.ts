@@ -1,0 +1,96 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cleanupTempDirs, makeTempDir } from '@hankweave/durable-io/testing';
+import { ChangeScanner } from '@hankweave/files';
+import { afterEach, describe, expect, it } from 'vitest';
+import { settingsFromOptions } from '../runtime/settings-from-options.js';
+import { AgentRootWatch } from './agent-root-watch.js';
+
+afterEach(cleanupTempDirs);
+
+function logger() {
+  const lines: string[] = [];
+  const log = (level: string) => (message: string) => lines.push(`${level} ${message}`);
+  return {
+    lines,
+    log: { debug: log('DEBUG'), info: log('INFO'), warn: log('WARN'), error: log('ERROR') },
+  };
+}
+
+async function tree(files: number) {
+  const { path } = await makeTempDir('hankweave-root-watch-');
+  for (let i = 0; i < files; i++) writeFileSync(join(path, `f${i}.ts`), String(i));
+  return path;
+}
+
+describe('AgentRootWatch', () => {
+  it('watches once a scan lists minFiles tracked files, not before', async () => {
+    const root = await tree(3);
+    const { lines, log } = logger();
+    const watch = new AgentRootWatch(root, { enabled: true, minFiles: 4 }, log);
+    const scanner = new ChangeScanner(root);
+    try {
+      watch.consider(scanner, (await scanner.scanWatched(['**'])).snapshot.size);
+      await watch.started();
+      expect(watch.watching).toBe(false);
+      writeFileSync(join(root, 'f3.ts'), '3');
+      watch.consider(scanner, (await scanner.scanWatched(['**'])).snapshot.size);
+      await watch.started();
+      expect(watch.watching).toBe(true);
+      expect(lines).toEqual([
+        "INFO Watching agentRoot's file events: 4 tracked files, at least 4 (fileWatch.minFiles)",
+      ]);
+      expect((await scanner.scanWatched(['**'])).by).toBe('walk'); // the baseline
+      writeFileSync(join(root, 'f4.ts'), '4');
+      const next = await scanner.scanWatched(['**']);
+      expect(next.by).toBe('events');
+      expect(next.changes.created.map((change) => change.path)).toEqual(['f4.ts']);
+    } finally {
+      await watch.close();
+    }
+    expect(watch.watching).toBe(false);
+    expect((await scanner.scanWatched(['**'])).walkReason).toBe('the watcher is closed');
+  });
+
+  it('never watches when disabled, nor after close, even with a start in flight', async () => {
+    const root = await tree(2);
+    const disabled = new AgentRootWatch(root, { enabled: false, minFiles: 0 }, logger().log);
+    const scanner = new ChangeScanner(root);
+    disabled.consider(scanner, 2);
+    await disabled.started();
+    expect(disabled.watching).toBe(false);
+    const closing = new AgentRootWatch(root, { enabled: true, minFiles: 0 }, logger().log);
+    closing.consider(scanner, 2);
+    await closing.close(); // before the crawl is done
+    expect(closing.watching).toBe(false);
+    expect((await scanner.scanWatched(['**'])).by).toBe('walk');
+    closing.consider(scanner, 2);
+    expect(closing.watching).toBe(false);
+  });
+
+  it('walks on, with a warning, where the root cannot be watched', async () => {
+    const { lines, log } = logger();
+    const watch = new AgentRootWatch('/nonexistent/agentRoot', { enabled: true, minFiles: 0 }, log);
+    watch.consider(new ChangeScanner('/nonexistent/agentRoot'), 0);
+    await watch.started();
+    expect(watch.watching).toBe(false);
+    expect(lines).toEqual([
+      expect.stringMatching(/^WARN agentRoot's file events are not available/),
+    ]);
+  });
+
+  it('refuses a fileWatch.minFiles that is not a count, naming the option', () => {
+    for (const minFiles of [-1, 1.5, Number.NaN]) {
+      expect(() => settingsFromOptions({ dataPath: '/d', fileWatch: { minFiles } })).toThrow(
+        expect.objectContaining({
+          code: 'RUNTIME_INVALID_OPTION',
+          details: { option: 'fileWatch.minFiles' },
+        }),
+      );
+    }
+    expect(settingsFromOptions({ dataPath: '/d' }).fileWatch).toEqual({
+      enabled: true,
+      minFiles: 10_000,
+    });
+  });
+});

@@ -1,0 +1,87 @@
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import type { HankweaveEvent } from '@hankweave/types';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeWorld, runtimeFor, type TestWorld } from '../../test/harness-env.js';
+
+// The example hank run twice on the real Claude Code and the scripted model, at once: once with
+// agentRoot's scans fed by file events from the first scan (`fileWatch.minFiles: 0`), once
+// walking. What the runtime reports about files must not depend on how it found out.
+const inotifyFds = (): number =>
+  readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === 'anon_inode:inotify';
+    } catch {
+      return false; // closed while listing
+    }
+  }).length;
+
+interface Run {
+  world: TestWorld;
+  events: HankweaveEvent[];
+  executionDir: string;
+  exitCode: number;
+}
+
+async function runOnce(fileWatch: { enabled?: boolean; minFiles?: number }): Promise<Run> {
+  const world = await makeWorld();
+  const { runtime, events } = runtimeFor(world, { fileWatch });
+  await runtime.start();
+  const { exitCode } = await runtime.finished;
+  return { world, events, executionDir: runtime.executionDir, exitCode };
+}
+
+/** What a reader learns from the file events: who changed which file how, and its content. */
+const fileReports = (events: HankweaveEvent[]) =>
+  events.flatMap((event) =>
+    event.type === 'file.updated'
+      ? [
+          [
+            event.data.codonId,
+            event.data.path,
+            event.data.action,
+            event.data.source?.kind,
+            event.data.content,
+          ],
+        ]
+      : [],
+  );
+
+describe('agentRoot scans from file events (fileWatch)', () => {
+  let watched: Run;
+  let walked: Run;
+  let fdsBefore: number;
+
+  beforeAll(async () => {
+    fdsBefore = inotifyFds();
+    [watched, walked] = await Promise.all([runOnce({ minFiles: 0 }), runOnce({ enabled: false })]);
+  }, 240_000);
+  afterAll(async () => {
+    await watched?.world.close();
+    await walked?.world.close();
+  });
+
+  it('reports the same file changes as the walk, tool call by tool call', () => {
+    expect(watched.exitCode).toBe(0);
+    expect(walked.exitCode).toBe(0);
+    const reports = fileReports(watched.events);
+    expect(
+      reports.some(
+        ([, path, action, kind]) =>
+          path === 'notes/observations.md' && action === 'created' && kind === 'tool_use',
+      ),
+    ).toBe(true);
+    expect(reports).toEqual(fileReports(walked.events));
+  });
+
+  it('says it watches in one run only', () => {
+    const log = (run: Run) =>
+      readFileSync(join(run.executionDir, '.hankweave/logs/server.log'), 'utf8');
+    expect(log(watched)).toMatch(/Watching agentRoot's file events: \d+ tracked files/);
+    expect(log(walked)).not.toMatch(/Watching agentRoot/);
+  });
+
+  it('leaves no watch behind once the runs are over', () => {
+    expect(inotifyFds()).toBe(fdsBefore);
+  });
+});
