@@ -156,4 +156,25 @@ describe('TreeWatcher', () => {
       await watcher.close();
     }
   });
+
+  it('watches a root below a .git directory, and never inside its own .git', async () => {
+    const { path: work } = await makeTempDir('hankweave-watch-');
+    const root = join(work, '.git', 'inner');
+    mkdirSync(join(root, '.git'), { recursive: true });
+    const watcher = await TreeWatcher.start(root);
+    const scanner = new ChangeScanner(root, { watcher });
+    try {
+      await scanner.scanWatched(['**']);
+      writeFileSync(join(root, 'a.ts'), 'a');
+      writeFileSync(join(root, '.git', 'HEAD'), 'ref: x');
+      await watcher.settle();
+      expect(watcher.take().dirty).toEqual(['a.ts']);
+      writeFileSync(join(root, 'b.ts'), 'b');
+      const result = await scanner.scanWatched(['**']);
+      expect(result.by).toBe('events');
+      expect(created(result)).toEqual(['b.ts']);
+    } finally {
+      await watcher.close();
+    }
+  });
 });

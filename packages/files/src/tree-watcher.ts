@@ -47,9 +47,10 @@ export interface WatchedChanges {
 
 type Watcher = typeof import('@parcel/watcher');
 
-// Names whose subtrees are never watched: git metadata, the runtime's own directories and the
-// data source, as the resolver never lists them either (excluded-names.ts). A RegExp because
-// @parcel/watcher matches it against absolute paths natively, also while it crawls.
+// The subtrees never watched: git metadata, the runtime's own directories and the data source,
+// which the resolver never lists either (excluded-names.ts). A RegExp because @parcel/watcher
+// matches it natively, also while it crawls, against paths relative to the subscribed directory
+// (so a root that itself lies below a `.git` is watched).
 const UNWATCHED =
   /(^|\/)(\.git|\.hankweave|\.hankweavecheckpoints[^/]*|read_only_data_source)(\/|$)/;
 
