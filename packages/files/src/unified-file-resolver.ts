@@ -3,7 +3,7 @@ import { errnoCode, type Fs, nodeFs } from '@hankweave/durable-io';
 import { FilesError, type FilesWarning } from './errors.js';
 import { createExcludedNameTest } from './internal/excluded-names.js';
 import { GitignoreCache } from './internal/gitignore-cache.js';
-import type { IgnoreSource } from './internal/ignore-levels.js';
+import type { IgnoreLevel, IgnoreSource } from './internal/ignore-levels.js';
 import type { ListingCache } from './internal/listing-cache.js';
 import { absoluteRoot, toRootRelative } from './internal/paths.js';
 import { type CompiledPatterns, compilePatterns, normalizePatterns } from './internal/patterns.js';
@@ -227,10 +227,13 @@ export class UnifiedFileResolver {
     this.compiled.clear();
   }
 
-  private matchAncestors(rootAbs: string, segments: readonly string[]): boolean {
-    const prefix = rootAbs.endsWith('/') ? rootAbs : `${rootAbs}/`;
-    const warn = (warning: FilesWarning) => this.onWarning?.(warning);
-    let level = this.gitignores.levelFor(
+  /** The rules of the root's `.git/info/exclude`: the level below every `.gitignore`. */
+  private excludeLevel(
+    rootAbs: string,
+    prefix: string,
+    warn: (warning: FilesWarning) => void,
+  ): IgnoreLevel | undefined {
+    return this.gitignores.levelFor(
       rootAbs,
       `${prefix}.git/info/exclude`,
       '.git/info/exclude',
@@ -238,6 +241,12 @@ export class UnifiedFileResolver {
       undefined,
       warn,
     );
+  }
+
+  private matchAncestors(rootAbs: string, segments: readonly string[]): boolean {
+    const prefix = rootAbs.endsWith('/') ? rootAbs : `${rootAbs}/`;
+    const warn = (warning: FilesWarning) => this.onWarning?.(warning);
+    let level = this.excludeLevel(rootAbs, prefix, warn);
     let dirRel = '';
     for (let i = 0; i < segments.length; i++) {
       const name = segments[i] as string;
@@ -314,14 +323,7 @@ export class UnifiedFileResolver {
   private resolveOne(context: WalkContext, rel: string, out: string[]): void {
     const { rootAbs, patterns } = context;
     const prefix = rootAbs.endsWith('/') ? rootAbs : `${rootAbs}/`;
-    let level = this.gitignores.levelFor(
-      rootAbs,
-      `${prefix}.git/info/exclude`,
-      '.git/info/exclude',
-      '',
-      undefined,
-      context.warn,
-    );
+    let level = this.excludeLevel(rootAbs, prefix, context.warn);
     const segments = rel.split('/');
     let dirRel = '';
     for (let i = 0; i < segments.length; i++) {
