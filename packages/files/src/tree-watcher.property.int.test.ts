@@ -1,16 +1,9 @@
-import {
-  chmodSync,
-  lstatSync,
-  mkdirSync,
-  renameSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { cleanupTempDirs, makeTempDir } from '@hankweave/durable-io/testing';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { applyFileOp, fileOp } from '../test/helpers/file-ops.js';
 import { ChangeScanner } from './change-scanner.js';
 import { type FileChanges, type FileSnapshot, snapshot } from './snapshot.js';
 import { TreeWatcher } from './tree-watcher.js';
@@ -22,176 +15,9 @@ import { TreeWatcher } from './tree-watcher.js';
 afterEach(cleanupTempDirs);
 
 const RUNS = Number(process.env.HANKWEAVE_WATCH_RUNS ?? 25);
-const DIRS = ['a', 'b', 'a/c', 'a/c/e', 'b/d'];
-const FILES = ['x.ts', 'y.log', 'keep.log', 'z.md'];
-const PATHS = [...FILES, ...DIRS.flatMap((dir) => FILES.map((file) => `${dir}/${file}`))];
-const IGNORE_RULES = ['*.log', '!keep.log', 'c/', 'd/', 'e'];
-
-type Op =
-  | { kind: 'write'; path: string; content: string }
-  | { kind: 'delete'; path: string }
-  | { kind: 'rename'; from: string; to: string }
-  | { kind: 'fill-new-dir'; dir: string; files: string[] }
-  | { kind: 'move-in'; dir: string }
-  | { kind: 'move-out'; dir: string }
-  | { kind: 'rm-dir'; dir: string }
-  | { kind: 'dir-to-file'; dir: string }
-  | { kind: 'symlink'; path: string; target: string }
-  | { kind: 'chmod'; path: string; exec: boolean }
-  | { kind: 'gitignore'; dir: string; rules: string[] };
-
-const op: fc.Arbitrary<Op> = fc.oneof(
-  {
-    weight: 5,
-    arbitrary: fc.record({
-      kind: fc.constant('write' as const),
-      path: fc.constantFrom(...PATHS),
-      // Same-length contents: a rewrite the stat may not tell apart.
-      content: fc.constantFrom('one', 'two', 'three', ''),
-    }),
-  },
-  {
-    weight: 2,
-    arbitrary: fc.record({ kind: fc.constant('delete' as const), path: fc.constantFrom(...PATHS) }),
-  },
-  {
-    weight: 2,
-    arbitrary: fc.record({
-      kind: fc.constant('rename' as const),
-      from: fc.constantFrom(...PATHS, ...DIRS),
-      to: fc.constantFrom(...PATHS, ...DIRS),
-    }),
-  },
-  {
-    weight: 2,
-    arbitrary: fc.record({
-      kind: fc.constant('fill-new-dir' as const),
-      dir: fc.constantFrom(...DIRS, 'n', 'n/m/o'),
-      files: fc.subarray(FILES, { minLength: 1 }),
-    }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant('move-in' as const),
-      dir: fc.constantFrom(...DIRS, 'n'),
-    }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({ kind: fc.constant('move-out' as const), dir: fc.constantFrom(...DIRS) }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({ kind: fc.constant('rm-dir' as const), dir: fc.constantFrom(...DIRS) }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant('dir-to-file' as const),
-      dir: fc.constantFrom(...DIRS),
-    }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant('symlink' as const),
-      path: fc.constantFrom(...PATHS, ...DIRS),
-      target: fc.constantFrom('a', 'x.ts', '../outside', 'missing'),
-    }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant('chmod' as const),
-      path: fc.constantFrom(...PATHS),
-      exec: fc.boolean(),
-    }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant('gitignore' as const),
-      dir: fc.constantFrom('', 'a', 'a/c'),
-      rules: fc.subarray(IGNORE_RULES),
-    }),
-  },
-);
-
 /** A step: some operations, then a scan; sometimes the watcher restarts before the scan. */
-const step = fc.record({ ops: fc.array(op, { maxLength: 5 }), restart: fc.boolean() });
+const step = fc.record({ ops: fc.array(fileOp, { maxLength: 5 }), restart: fc.boolean() });
 const patternSets = fc.constantFrom(['**'], ['**/*.ts', '*.md', '**/keep.log']);
-
-/** Every operation tolerates a missing source or an occupied target, as a shell would fail. */
-function apply(root: string, outside: string, op: Op): void {
-  const at = (path: string) => join(root, path);
-  const tryIt = (fn: () => void) => {
-    try {
-      fn();
-    } catch {
-      // The operation did not apply to this tree (ENOENT, EISDIR, ENOTDIR...): a no-op.
-    }
-  };
-  switch (op.kind) {
-    case 'write':
-      tryIt(() => writeFileSync(at(op.path), op.content));
-      break;
-    case 'delete':
-      tryIt(() => rmSync(at(op.path)));
-      break;
-    case 'rename':
-      tryIt(() => renameSync(at(op.from), at(op.to)));
-      break;
-    case 'fill-new-dir':
-      // Created and filled at once: files land before any watch on the new directory exists.
-      tryIt(() => {
-        mkdirSync(at(op.dir), { recursive: true });
-        for (const file of op.files) writeFileSync(at(`${op.dir}/${file}`), `new ${file}`);
-        mkdirSync(at(`${op.dir}/deep/er`), { recursive: true });
-        writeFileSync(at(`${op.dir}/deep/er/f.ts`), 'deep');
-      });
-      break;
-    case 'move-in':
-      tryIt(() => {
-        const staged = join(outside, `staged-${op.dir.replaceAll('/', '_')}`);
-        rmSync(staged, { recursive: true, force: true });
-        mkdirSync(join(staged, 'sub/subsub'), { recursive: true });
-        writeFileSync(join(staged, 'in.ts'), 'in');
-        writeFileSync(join(staged, 'sub/subsub/in.md'), 'in');
-        mkdirSync(dirname(at(op.dir)), { recursive: true });
-        renameSync(staged, at(op.dir));
-      });
-      break;
-    case 'move-out':
-      tryIt(() => {
-        const away = join(outside, `away-${Math.random().toString(36).slice(2)}`);
-        renameSync(at(op.dir), away);
-      });
-      break;
-    case 'rm-dir':
-      tryIt(() => rmSync(at(op.dir), { recursive: true }));
-      break;
-    case 'dir-to-file':
-      tryIt(() => {
-        renameSync(at(op.dir), join(outside, `gone-${Math.random().toString(36).slice(2)}`));
-        writeFileSync(at(op.dir), 'was a directory');
-      });
-      break;
-    case 'symlink':
-      tryIt(() => symlinkSync(op.target, at(op.path)));
-      break;
-    case 'chmod':
-      tryIt(() => {
-        if (lstatSync(at(op.path)).isFile()) chmodSync(at(op.path), op.exec ? 0o755 : 0o644);
-      });
-      break;
-    case 'gitignore':
-      tryIt(() =>
-        writeFileSync(at(`${op.dir ? `${op.dir}/` : ''}.gitignore`), op.rules.join('\n')),
-      );
-      break;
-  }
-}
 
 const statOf = (files: FileSnapshot) =>
   [...files]
@@ -233,7 +59,7 @@ describe('TreeWatcher with ChangeScanner.scanWatched (property)', () => {
             await watched.scanWatched(patterns);
             walked.scan(patterns);
             for (const { ops, restart } of steps) {
-              for (const each of ops) apply(root, outside, each);
+              for (const each of ops) applyFileOp(root, outside, each);
               if (restart) {
                 // A new runtime process: a new watcher and a scanner that starts from the
                 // last snapshot it knew (the first scan after a restart walks).
