@@ -16,6 +16,10 @@ import { TreeWatcher } from './tree-watcher.js';
 
 afterEach(cleanupTempDirs);
 
+// A loaded CI machine may take longer than the default 2 s to deliver an event; a late marker
+// makes a scan walk, which these tests would see as a failure.
+const SETTLE = { settleTimeoutMs: 15_000 };
+
 async function setup() {
   const { path: work } = await makeTempDir('hankweave-watch-');
   const root = join(work, 'root');
@@ -24,7 +28,7 @@ async function setup() {
   mkdirSync(outside);
   writeFileSync(join(outside, 'victim.txt'), 'precious');
   writeFileSync(join(root, 'a.ts'), 'a');
-  const watcher = await TreeWatcher.start(root);
+  const watcher = await TreeWatcher.start(root, SETTLE);
   const scanner = new ChangeScanner(root, { watcher });
   return { root, outside, watcher, scanner };
 }
@@ -105,7 +109,7 @@ describe('TreeWatcher', () => {
 
   it('walks after a burst larger than maxDirty, and says why', async () => {
     const { path: work } = await makeTempDir('hankweave-watch-');
-    const watcher = await TreeWatcher.start(work, { maxDirty: 5 });
+    const watcher = await TreeWatcher.start(work, { ...SETTLE, maxDirty: 5 });
     const scanner = new ChangeScanner(work, { watcher });
     try {
       await scanner.scanWatched(['**']);
@@ -136,7 +140,7 @@ describe('TreeWatcher', () => {
   it('takes a watcher started later, and refuses one of another root', async () => {
     const { root, outside, watcher } = await setup();
     const scanner = new ChangeScanner(root);
-    const other = await TreeWatcher.start(outside);
+    const other = await TreeWatcher.start(outside, SETTLE);
     try {
       expect(scanner.scan(['**']).by).toBe('walk');
       expect(() => scanner.attachWatcher(other)).toThrow(
@@ -161,7 +165,7 @@ describe('TreeWatcher', () => {
     const { path: work } = await makeTempDir('hankweave-watch-');
     const root = join(work, '.git', 'inner');
     mkdirSync(join(root, '.git'), { recursive: true });
-    const watcher = await TreeWatcher.start(root);
+    const watcher = await TreeWatcher.start(root, SETTLE);
     const scanner = new ChangeScanner(root, { watcher });
     try {
       await scanner.scanWatched(['**']);

@@ -14,6 +14,10 @@ import { TreeWatcher } from './tree-watcher.js';
 // mode changes, .gitignore edits) between scans, and restarts of the watcher in between.
 afterEach(cleanupTempDirs);
 
+// A loaded CI machine may take longer than the default 2 s to deliver an event; a late marker
+// makes a scan walk, which these tests would see as a failure.
+const SETTLE = { settleTimeoutMs: 15_000 };
+
 const RUNS = Number(process.env.HANKWEAVE_WATCH_RUNS ?? 25);
 /** A step: some operations, then a scan; sometimes the watcher restarts before the scan. */
 const step = fc.record({ ops: fc.array(fileOp, { maxLength: 5 }), restart: fc.boolean() });
@@ -52,7 +56,7 @@ describe('TreeWatcher with ChangeScanner.scanWatched (property)', () => {
           mkdirSync(outside);
           writeFileSync(join(root, 'x.ts'), 'seed');
           writeFileSync(join(root, 'a/c/x.ts'), 'seed');
-          let watcher = await TreeWatcher.start(root);
+          let watcher = await TreeWatcher.start(root, SETTLE);
           let watched = new ChangeScanner(root, { watcher });
           const walked = new ChangeScanner(root);
           try {
@@ -65,7 +69,7 @@ describe('TreeWatcher with ChangeScanner.scanWatched (property)', () => {
                 // last snapshot it knew (the first scan after a restart walks).
                 const known = new Map(watched.current);
                 await watcher.close();
-                watcher = await TreeWatcher.start(root);
+                watcher = await TreeWatcher.start(root, SETTLE);
                 watched = new ChangeScanner(root, { watcher, baseline: known });
               }
               const fromEvents = await watched.scanWatched(patterns);

@@ -16,6 +16,10 @@ import { TreeWatcher } from './tree-watcher.js';
 // (a new watcher, scanner and engine) between two of them.
 afterEach(cleanupTempDirs);
 
+// A loaded CI machine may take longer than the default 2 s to deliver an event; a late marker
+// makes a scan walk, which these tests would see as a failure.
+const SETTLE = { settleTimeoutMs: 15_000 };
+
 const RUNS = Number(process.env.HANKWEAVE_WATCH_RUNS ?? 15);
 const PATTERNS = ['**'];
 
@@ -63,7 +67,7 @@ describe('checkpoints from watched scans (property)', () => {
         writeFileSync(join(root, 'a/c/x.ts'), 'seed');
 
         const open = async () => {
-          const watcher = await TreeWatcher.start(root);
+          const watcher = await TreeWatcher.start(root, SETTLE);
           return {
             watcher,
             scanner: new ChangeScanner(root, { watcher }),
