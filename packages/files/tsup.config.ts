@@ -1,11 +1,11 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts' },
+  entry: { index: 'src/index.ts', testing: 'src/testing.ts' },
   format: ['esm'],
   target: 'node20',
   dts: true,
   sourcemap: true,
   clean: true,
-  external: ['vitest'],
+  external: ['vitest', 'fast-check'],
 });

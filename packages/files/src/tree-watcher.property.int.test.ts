@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { cleanupTempDirs, makeTempDir } from '@hankweave/durable-io/testing';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { applyFileOp, fileOp } from '../test/helpers/file-ops.js';
 import { ChangeScanner } from './change-scanner.js';
 import { type FileChanges, type FileSnapshot, snapshot } from './snapshot.js';
+import { applyFileOp, fileOp } from './testing/file-ops.js';
 import { TreeWatcher } from './tree-watcher.js';
 
 // The watcher-fed scan against a walk of the same tree at the same moments: random file

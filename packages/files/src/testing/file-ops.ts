@@ -10,7 +10,7 @@ import {
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 
-// Random file operations for the property tests of watched scans: the ones that lose inotify
+// Random file operations for property tests of watched scans (`@hankweave/files/testing`): the ones that lose inotify
 // events when handled naively (new directories filled before their watch exists, trees moved in
 // and out, directories replaced by files), and symlinks, mode changes, .gitignore edits.
 export const DIRS = ['a', 'b', 'a/c', 'a/c/e', 'b/d'];

@@ -3,12 +3,10 @@ import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CheckpointEngine } from '@hankweave/checkpoints';
 import { cleanupTempDirs, makeTempDir } from '@hankweave/durable-io/testing';
+import { ChangeScanner, comparePaths, TreeWatcher } from '@hankweave/files';
+import { applyFileOp, fileOp } from '@hankweave/files/testing';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { applyFileOp, fileOp } from '../test/helpers/file-ops.js';
-import { ChangeScanner } from './change-scanner.js';
-import { compareUtf8 } from './internal/compare-paths.js';
-import { TreeWatcher } from './tree-watcher.js';
 
 // Issue 39's correctness property: a checkpoint whose `changed` hint comes from a watched scan
 // commits the tree that a checkpoint walking every file commits, and the tree native git writes
@@ -92,7 +90,7 @@ describe('checkpoints from watched scans (property)', () => {
               live = await open();
             }
             const { snapshot, changes } = await live.scanner.scanWatched(PATTERNS);
-            const files = [...snapshot.keys()].sort(compareUtf8);
+            const files = [...snapshot.keys()].sort(comparePaths);
             const changed = [...changes.created, ...changes.modified, ...changes.deleted].map(
               (change) => change.path,
             );
