@@ -33,11 +33,12 @@ export async function flattenTree(
   store: ObjectStore,
   oid: string,
   prefix = '',
+  out: FileRecord[] = [],
 ): Promise<FileRecord[]> {
-  const out: FileRecord[] = [];
   for (const entry of await readTree(store, oid)) {
     const path = prefix + entry.name;
-    if (entry.mode === MODE_TREE) out.push(...(await flattenTree(store, entry.oid, `${path}/`)));
+    // Into one array: spreading a subtree's files as arguments overflows the stack past ~100k.
+    if (entry.mode === MODE_TREE) await flattenTree(store, entry.oid, `${path}/`, out);
     else if (entry.mode !== 0o160000) out.push({ path, mode: entry.mode, oid: entry.oid });
   }
   return out;
@@ -85,7 +86,9 @@ export async function diffTrees(
       j++;
       if (l.oid === r.oid && l.mode === r.mode) continue;
       if (l.mode === MODE_TREE && r.mode === MODE_TREE) {
-        changes.push(...(await diffTrees(store, l.oid, r.oid, `${prefix}${l.name}/`)));
+        // A loop, not a spread: a subtree's changes can be too many for the stack.
+        for (const change of await diffTrees(store, l.oid, r.oid, `${prefix}${l.name}/`))
+          changes.push(change);
       } else if (l.mode !== MODE_TREE && r.mode !== MODE_TREE) {
         const path = prefix + l.name;
         changes.push({
