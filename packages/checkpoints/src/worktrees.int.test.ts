@@ -106,7 +106,13 @@ describe('CheckpointEngine', () => {
 
       // Its own files, in its own directory; removing them leaves the objects and branches.
       const own = join(engine.gitDir, 'hankweave-worktrees', 'one');
-      expect(readdirSync(own).sort()).toEqual(['HEAD', 'hankweave-clock', 'index']);
+      // index-hankweave-spare: the index before last, whose pages the next index write reuses.
+      expect(readdirSync(own).sort()).toEqual([
+        'HEAD',
+        'hankweave-clock',
+        'index',
+        'index-hankweave-spare',
+      ]);
       await branch.close();
       await engine.removeWorktree('one');
       expect(existsSync(own)).toBe(false);

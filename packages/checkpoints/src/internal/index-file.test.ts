@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type DirInfo, type IndexEntry, parseIndex, serializeIndex } from './index-file.js';
+import {
+  type DirInfo,
+  type IndexEntry,
+  IndexWriter,
+  parseIndex,
+  type Splice,
+  serializeIndex,
+} from './index-file.js';
 
 const entry = (path: string, oid: string, mode = 0o100644): IndexEntry => ({
   path,
@@ -58,5 +65,65 @@ describe('serializeIndex() / parseIndex()', () => {
     const first = serializeIndex(entries, dirs);
     const reparsed = parseIndex(first)?.entries ?? [];
     expect(serializeIndex(reparsed, dirs).equals(first)).toBe(true);
+  });
+});
+
+describe('IndexWriter', () => {
+  const oid = (n: number) => n.toString(16).padStart(40, '0');
+  const dirs = new Map<string, DirInfo>([['', { oid: 'a'.repeat(40), count: 0, subdirs: [] }]]);
+
+  it('patches its last file with splices to the bytes of a full write', () => {
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed / 0x7fffffff;
+    };
+    const writer = new IndexWriter();
+    let list = Array.from({ length: 200 }, (_, i) => entry(`d${i % 7}/f${i}`, oid(i))).sort(
+      (a, b) => (a.path < b.path ? -1 : 1),
+    );
+    writer.write(list, 0, dirs);
+    for (let version = 1; version < 40; version++) {
+      // Random removals, replacements and insertions, each at its place in the old list.
+      const splices: Splice[] = [];
+      const next: IndexEntry[] = [];
+      for (let at = 0; at <= list.length; at++) {
+        const roll = random();
+        if (roll < 0.05) {
+          const path = `${at < list.length ? (list[at] as IndexEntry).path : 'zz'}-new${version}`;
+          const added = entry(path.replace(/-new\d+$/, `+${version}`), oid(version * 1000 + at));
+          // Only if it sorts between its neighbours (names ending in '+n' sort before '/').
+          const before = next[next.length - 1]?.path ?? '';
+          const after = list[at]?.path;
+          if (before < added.path && (after === undefined || added.path < after)) {
+            splices.push({ at, remove: 0, entry: added });
+            next.push(added);
+          }
+        }
+        if (at === list.length) break;
+        const current = list[at] as IndexEntry;
+        if (roll > 0.97) splices.push({ at, remove: 1 });
+        else if (roll > 0.94) {
+          const changed = { ...entry(current.path, oid(version * 7 + at)), size: version };
+          splices.push({ at, remove: 1, entry: changed });
+          next.push(changed);
+        } else next.push(current);
+      }
+      const patched = Buffer.from(
+        writer.write(next, version, dirs, { from: version - 1, splices }),
+      );
+      expect(patched.equals(serializeIndex(next, dirs))).toBe(true);
+      expect(parseIndex(patched)?.entries.map((e) => e.path)).toEqual(next.map((e) => e.path));
+      list = next;
+    }
+  });
+
+  it('writes the whole file when the edit is from a list it did not write', () => {
+    const writer = new IndexWriter();
+    const first = [entry('a', '1'.repeat(40)), entry('b', '2'.repeat(40))];
+    writer.write(first, 3, dirs);
+    const next = [...first, entry('z', '4'.repeat(40))];
+    const data = writer.write(next, 5, dirs, { from: 4, splices: [] });
+    expect(Buffer.from(data).equals(serializeIndex(next, dirs))).toBe(true);
   });
 });

@@ -41,34 +41,193 @@ const SIGNATURE = 0x44495243; // "DIRC"
 
 /**
  * Serialises entries (sorted by UTF-8 bytes) and the cache tree as a git index v2 file. Entry
- * records are cached on the entries: rewriting the index of 10k files after a 30-file change
- * re-encodes 30 records and copies the rest.
+ * records are cached on the entries; records that lie next to each other in memory (those of an
+ * index read from disk) are copied as one run.
  */
 export function serializeIndex(
   entries: readonly IndexEntry[],
   dirs: ReadonlyMap<string, DirInfo>,
 ): Buffer {
-  let size = 12;
+  return new IndexWriter().write(entries, 0, dirs);
+}
+
+/**
+ * A change to a sorted entry list: at index `at` of the previous list, drop `remove` entries
+ * and put `entry` (if any) in their place. Splices are in ascending `at` and do not overlap.
+ */
+export interface Splice {
+  at: number;
+  remove: number;
+  entry?: IndexEntry;
+}
+
+/**
+ * Writes index files for one engine. It keeps the last file it made and where each entry's
+ * record lies in it, so the next file, given the splices from the list it wrote, is built by
+ * copying the unchanged runs of bytes: no per-entry work, which at 250k entries matters more
+ * than the bytes (each entry object visited is a cache miss, ~1 µs under load here). The two
+ * output buffers are reused because a fresh 20 MB buffer costs ~100 ms of page faults on this
+ * VM. A returned buffer is valid until the next write but one.
+ */
+export class IndexWriter {
+  private file: Buffer | undefined;
+  private spare: Buffer | undefined;
+  /** Where entry k's record starts in `file`; the last element is where the entries end. */
+  private offsets: Uint32Array | undefined;
+  private spareOffsets: Uint32Array | undefined;
+  /** The version of the list `file` holds (the caller numbers its lists). */
+  private version: number | undefined;
+
+  /**
+   * The index file of `entries`, the caller's list number `version`. With `edit`, the splices
+   * that made it from list number `edit.from`: if that is the list of the last file, only the
+   * splices are encoded.
+   */
+  write(
+    entries: readonly IndexEntry[],
+    version: number,
+    dirs: ReadonlyMap<string, DirInfo>,
+    edit?: { from: number; splices: readonly Splice[] },
+  ): Buffer {
+    const tree = serializeCacheTree(dirs);
+    const file = this.file;
+    const offsets = this.offsets;
+    const last = this.version;
+    this.version = undefined; // until this write is complete
+    if (edit && file && offsets && last === edit.from) {
+      return this.patch(entries, version, tree, file, offsets, edit.splices);
+    }
+    let size = 12;
+    for (const entry of entries) {
+      entry.record ??= encodeEntry(entry);
+      size += entry.record.length;
+    }
+    const out = this.output(size + (tree ? 8 + tree.length : 0) + 20);
+    const next = this.nextOffsets(entries.length + 1);
+    let at = 12;
+    for (let k = 0; k < entries.length; k++) {
+      next[k] = at;
+      at += ((entries[k] as IndexEntry).record as Buffer).length;
+    }
+    next[entries.length] = at;
+    copyRecords(entries, out, 12);
+    return this.finish(out, entries, version, next, tree);
+  }
+
+  private patch(
+    entries: readonly IndexEntry[],
+    version: number,
+    tree: Buffer | undefined,
+    file: Buffer,
+    offsets: Uint32Array,
+    splices: readonly Splice[],
+  ): Buffer {
+    const records = splices.map((splice) => {
+      if (!splice.entry) return undefined;
+      splice.entry.record = encodeEntry(splice.entry);
+      return splice.entry.record;
+    });
+    let size = offsets[offsets.length - 1] as number;
+    for (let s = 0; s < splices.length; s++) {
+      const { at, remove } = splices[s] as Splice;
+      size +=
+        (records[s]?.length ?? 0) - ((offsets[at + remove] as number) - (offsets[at] as number));
+    }
+    const out = this.output(size + (tree ? 8 + tree.length : 0) + 20);
+    const next = this.nextOffsets(entries.length + 1);
+    let at = 12;
+    let k = 0;
+    let from = 0;
+    // Unchanged records move as one block; their offsets shift by the same amount.
+    const keep = (to: number): void => {
+      const start = offsets[from] as number;
+      const end = offsets[to] as number;
+      file.copy(out, at, start, end);
+      const delta = at - start;
+      for (let i = from; i < to; i++) next[k++] = (offsets[i] as number) + delta;
+      at += end - start;
+    };
+    for (let s = 0; s < splices.length; s++) {
+      const splice = splices[s] as Splice;
+      keep(splice.at);
+      from = splice.at + splice.remove;
+      const record = records[s];
+      if (record) {
+        next[k++] = at;
+        at += record.copy(out, at);
+      }
+    }
+    keep(offsets.length - 1);
+    next[k] = at;
+    if (k !== entries.length)
+      throw new Error(`index splices give ${k} entries, not ${entries.length}`);
+    return this.finish(out, entries, version, next, tree);
+  }
+
+  /** The spare offsets array (reused like the buffers), `length` long. */
+  private nextOffsets(length: number): Uint32Array {
+    const spare = this.spareOffsets;
+    if (spare && spare.buffer.byteLength >= length * 4)
+      return new Uint32Array(spare.buffer, 0, length);
+    return new Uint32Array(new ArrayBuffer(4 * (length + (length >> 4))), 0, length);
+  }
+
+  private output(size: number): Buffer {
+    let out = this.spare;
+    if (!out || out.length < size) out = Buffer.allocUnsafeSlow(size + (size >> 4));
+    return out;
+  }
+
+  private finish(
+    out: Buffer,
+    entries: readonly IndexEntry[],
+    version: number,
+    offsets: Uint32Array,
+    tree: Buffer | undefined,
+  ): Buffer {
+    out.writeUInt32BE(SIGNATURE, 0);
+    out.writeUInt32BE(2, 4);
+    out.writeUInt32BE(entries.length, 8);
+    let at = offsets[entries.length] as number;
+    if (tree) {
+      out.write('TREE', at, 'latin1');
+      out.writeUInt32BE(tree.length, at + 4);
+      at += 8 + tree.copy(out, at + 8);
+    }
+    createHash('sha1').update(out.subarray(0, at)).digest().copy(out, at);
+    // Fault the second buffer's pages in now, with the first write, not in the next one.
+    this.spare = this.file ?? Buffer.allocUnsafeSlow(out.length).fill(0);
+    this.file = out;
+    this.spareOffsets = this.offsets;
+    this.offsets = offsets;
+    this.version = version;
+    return out.subarray(0, at + 20);
+  }
+}
+
+/** Copies each run of records adjacent in memory (as read from one file) with one call. */
+function copyRecords(entries: readonly IndexEntry[], out: Buffer, start: number): void {
+  let at = start;
+  let source: ArrayBufferLike | undefined;
+  let from = 0;
+  let to = 0;
+  const flush = (): void => {
+    if (source === undefined) return;
+    out.set(new Uint8Array(source, from, to - from), at);
+    at += to - from;
+  };
   for (const entry of entries) {
-    entry.record ??= encodeEntry(entry);
-    size += entry.record.length;
+    const record = entry.record as Buffer;
+    if (record.buffer === source && record.byteOffset === to) {
+      to += record.length;
+      continue;
+    }
+    flush();
+    source = record.buffer;
+    from = record.byteOffset;
+    to = from + record.length;
   }
-  const tree = serializeCacheTree(dirs);
-  if (tree) size += 8 + tree.length;
-  // One allocation for the whole file (10k entries: ~1 MB), hashed in place.
-  const out = Buffer.allocUnsafe(size + 20);
-  out.writeUInt32BE(SIGNATURE, 0);
-  out.writeUInt32BE(2, 4);
-  out.writeUInt32BE(entries.length, 8);
-  let at = 12;
-  for (const entry of entries) at += (entry.record as Buffer).copy(out, at);
-  if (tree) {
-    out.write('TREE', at, 'latin1');
-    out.writeUInt32BE(tree.length, at + 4);
-    at += 8 + tree.copy(out, at + 8);
-  }
-  createHash('sha1').update(out.subarray(0, at)).digest().copy(out, at);
-  return out;
+  flush();
 }
 
 /** One v2 entry: 62 bytes of stat data, id and flags, the path, 1-8 NULs of padding. */
@@ -91,19 +250,32 @@ function encodeEntry(e: IndexEntry): Buffer {
   return out;
 }
 
+/**
+ * Each directory's whole subtree in the cache-tree extension. A DirInfo is made for one
+ * directory and never changed, and an unchanged directory keeps its DirInfo and those below it,
+ * so its bytes can be kept: writing the extension visits only the directories that changed.
+ */
+const subtreeBytes = new WeakMap<DirInfo, Buffer>();
+
 function serializeCacheTree(dirs: ReadonlyMap<string, DirInfo>): Buffer | undefined {
-  if (!dirs.has('')) return undefined;
-  const parts: Buffer[] = [];
-  const visit = (path: string, name: string): void => {
-    const info = dirs.get(path) as DirInfo;
-    parts.push(
+  const root = dirs.get('');
+  if (!root) return undefined;
+  const visit = (path: string, name: string, info: DirInfo): Buffer => {
+    const known = subtreeBytes.get(info);
+    if (known) return known;
+    const parts: Buffer[] = [
       Buffer.from(`${name}\0${info.count} ${info.subdirs.length}\n`),
       Buffer.from(info.oid, 'hex'),
-    );
-    for (const sub of info.subdirs) visit(path === '' ? sub : `${path}/${sub}`, sub);
+    ];
+    for (const sub of info.subdirs) {
+      const child = path === '' ? sub : `${path}/${sub}`;
+      parts.push(visit(child, sub, dirs.get(child) as DirInfo));
+    }
+    const bytes = Buffer.concat(parts);
+    subtreeBytes.set(info, bytes);
+    return bytes;
   };
-  visit('', '');
-  return Buffer.concat(parts);
+  return visit('', '', root);
 }
 
 /**

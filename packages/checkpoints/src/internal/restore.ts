@@ -2,17 +2,11 @@ import { isMissing } from '@hankweave/durable-io';
 import { CheckpointError, toStorageError } from '../errors.js';
 import type { RestoreOptions, RestoreResult } from '../types.js';
 import type { EngineContext } from './context.js';
+import { applyUpdates } from './entry-list.js';
 import type { DirInfo } from './index-file.js';
 import type { Stat } from './io.js';
 import { hashObject, MODE_EXEC, MODE_GITLINK, MODE_LINK, MODE_TREE } from './objects.js';
-import {
-  assertRelativePath,
-  compareCodePoints,
-  forEachAncestor,
-  isInGitDir,
-  parentOf,
-  sortByBytes,
-} from './paths.js';
+import { assertRelativePath, forEachAncestor, isInGitDir, parentOf, sortByBytes } from './paths.js';
 import { forEachLimit } from './pool.js';
 import {
   type CacheEntry,
@@ -21,13 +15,15 @@ import {
   gitModeOf,
   statMatches,
 } from './stat-cache.js';
-import { saveState } from './tracked-state.js';
+import { applyEntryUpdates, saveState } from './tracked-state.js';
+import { applyTrees, type BuiltTrees } from './tree-builder.js';
 import { diffTrees, type FileRecord, readTree } from './tree-walk.js';
 import { assertRealWorkTree } from './work-tree.js';
 
 /** What a restore must do with one path. */
 interface Plan {
-  entries: Map<string, CacheEntry>;
+  /** The paths whose cache entry changes: the new entry, or null when the path goes. */
+  updates: Map<string, CacheEntry | null>;
   toWrite: FileRecord[];
   toDelete: string[];
   /** Files whose stat the cache cannot vouch for: hash them to see if they already match. */
@@ -53,14 +49,17 @@ export async function restoreCheckpoint(
   const changes = await diffTrees(ctx.store, state.headTree, target.tree);
   const changedPaths = new Set(changes.map((change) => change.path));
   const hinted = options.changed ? new Set(options.changed) : undefined;
-  const plan: Plan = { entries: new Map(state.entries), toWrite: [], toDelete: [], toHash: [] };
+  const plan: Plan = { updates: new Map(), toWrite: [], toDelete: [], toHash: [] };
 
   // Tracked files the target keeps as they are: rewrite only those modified on disk. This stat
   // loop over every tracked file is the floor of a restore's cost, hence sync on the real fs.
+  // With the hint, only hinted and racy entries are looked at: no pass over every entry.
   const prefix = `${layout.workTree}/`;
-  for (const entry of state.entries.values()) {
+  const kept = hinted
+    ? [...new Set([...hinted, ...state.racy])].flatMap((path) => state.entries.get(path) ?? [])
+    : state.sorted;
+  for (const entry of kept) {
     if (changedPaths.has(entry.path)) continue;
-    if (hinted && !hinted.has(entry.path) && !entry.verify) continue;
     // Inline sync call rather than `await lstatQuick`: an await per file costs more than the
     // lstat itself at 10k files.
     const stat = io.native
@@ -78,7 +77,7 @@ export async function restoreCheckpoint(
       );
     else {
       plan.toDelete.push(change.path);
-      plan.entries.delete(change.path);
+      plan.updates.set(change.path, null);
     }
   }
   // Files that match the tracked patterns but that no checkpoint has yet (made by an attempt that
@@ -100,7 +99,7 @@ export async function restoreCheckpoint(
       if (!isMissing(error)) throw toStorageError(error, `cannot read ${file.path}`, file.path);
     }
     if (oid === file.oid)
-      plan.entries.set(file.path, entryFromStat(file.path, stat, file.mode, oid, clock));
+      plan.updates.set(file.path, entryFromStat(file.path, stat, file.mode, oid, clock));
     else plan.toWrite.push(file);
   });
 
@@ -109,7 +108,7 @@ export async function restoreCheckpoint(
   await forEachLimit(plan.toWrite, ctx.concurrency, async (file) => {
     const stat = await writeFile(ctx, file, realDirs);
     const mode = stat ? gitModeOf(stat) : undefined;
-    plan.entries.set(
+    plan.updates.set(
       file.path,
       stat && mode === file.mode
         ? entryFromStat(file.path, stat, mode, file.oid, clock)
@@ -117,15 +116,17 @@ export async function restoreCheckpoint(
     );
   });
 
+  const dirs = await targetDirs(ctx, target.tree, state.dirs);
   await ctx.refs.setHead({ sha });
-  const { sorted, map } = inPathOrder(plan.entries, state.entries);
-  ctx.state = {
-    headTree: target.tree,
-    entries: map,
-    dirs: await targetDirs(ctx, target.tree, state.dirs),
-  };
+  const edit = applyEntryUpdates(
+    state,
+    plan.updates,
+    applyUpdates(state.sorted, state.paths, plan.updates, state.spare),
+  );
+  applyTrees(state.dirs, dirs);
+  state.headTree = target.tree;
   try {
-    await saveState(io, layout, ctx.state, clock, sorted);
+    await saveState(io, layout, state, clock, edit);
   } catch {
     // The files and HEAD are restored; the index is a cache that the next write refreshes.
   }
@@ -137,65 +138,27 @@ export async function restoreCheckpoint(
 }
 
 /**
- * The entries sorted by path, and a map in that order. `previous` is in path order (the engine
- * keeps it so) and a Map keeps a key's position when its value changes, so only the paths this
- * restore added need placing: binary search and one merge pass, no 10k-path sort.
- */
-function inPathOrder(
-  entries: Map<string, CacheEntry>,
-  previous: ReadonlyMap<string, CacheEntry>,
-): { sorted: CacheEntry[]; map: Map<string, CacheEntry> } {
-  const kept: CacheEntry[] = [];
-  const added: string[] = [];
-  for (const [path, entry] of entries) {
-    if (previous.has(path)) kept.push(entry);
-    else added.push(path);
-  }
-  if (added.length === 0) return { sorted: kept, map: entries };
-  const extra = sortByBytes(added).map((path) => entries.get(path) as CacheEntry);
-  const sorted: CacheEntry[] = [];
-  let from = 0;
-  for (const entry of extra) {
-    let low = from;
-    let high = kept.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (compareCodePoints((kept[mid] as CacheEntry).path, entry.path) < 0) low = mid + 1;
-      else high = mid;
-    }
-    for (let i = from; i < low; i++) sorted.push(kept[i] as CacheEntry);
-    sorted.push(entry);
-    from = low;
-  }
-  for (let i = from; i < kept.length; i++) sorted.push(kept[i] as CacheEntry);
-  return { sorted, map: new Map(sorted.map((entry) => [entry.path, entry])) };
-}
-
-/**
- * The tree cache (directory ids and file counts) of the target tree: directories whose id is
- * unchanged keep their entry (and their subdirectories'); the others come from the target's
- * trees, which the HEAD→target diff just read into the store's tree cache. Nothing is hashed.
+ * The changes that move the tree cache (directory ids and file counts) to the target tree:
+ * directories whose id is unchanged keep their entry (and their subdirectories'); the others
+ * come from the target's trees, which the HEAD→target diff just read into the store's tree
+ * cache. Nothing is hashed, and only changed directories are visited.
  */
 async function targetDirs(
   ctx: EngineContext,
   root: string,
   previous: ReadonlyMap<string, DirInfo>,
-): Promise<Map<string, DirInfo>> {
-  const dirs = new Map<string, DirInfo>();
-  const keep = (path: string, info: DirInfo): void => {
-    dirs.set(path, info);
-    for (const name of info.subdirs) {
-      const child = path === '' ? name : `${path}/${name}`;
-      const childInfo = previous.get(child);
-      if (childInfo) keep(child, childInfo);
+): Promise<Pick<BuiltTrees, 'updated' | 'removed'>> {
+  const updated = new Map<string, DirInfo>();
+  const removed: string[] = [];
+  const remove = (path: string): void => {
+    removed.push(path);
+    for (const name of previous.get(path)?.subdirs ?? []) {
+      remove(path === '' ? name : `${path}/${name}`);
     }
   };
   const visit = async (path: string, oid: string): Promise<DirInfo> => {
     const before = previous.get(path);
-    if (before?.oid === oid) {
-      keep(path, before);
-      return before;
-    }
+    if (before?.oid === oid) return before;
     let count = 0;
     const subdirs: string[] = [];
     for (const entry of await readTree(ctx.store, oid)) {
@@ -204,12 +167,18 @@ async function targetDirs(
         subdirs.push(entry.name);
       } else if (entry.mode !== MODE_GITLINK) count++;
     }
+    if (before) {
+      const kept = new Set(subdirs);
+      for (const name of before.subdirs) {
+        if (!kept.has(name)) remove(path === '' ? name : `${path}/${name}`);
+      }
+    }
     const info: DirInfo = { oid, count, subdirs };
-    dirs.set(path, info);
+    updated.set(path, info);
     return info;
   };
   await visit('', root);
-  return dirs;
+  return { updated, removed };
 }
 
 /**
@@ -225,8 +194,10 @@ function classify(
   const mode = stat ? gitModeOf(stat) : undefined;
   if (!stat || mode !== want.mode) plan.toWrite.push(want);
   else if (cached && statMatches(cached, stat, mode)) {
-    if (cached.oid === want.oid) plan.entries.set(want.path, cached);
-    else plan.toWrite.push(want);
+    // A kept entry (`want` is the entry itself) needs no update.
+    if (cached.oid === want.oid) {
+      if (cached !== want) plan.updates.set(want.path, cached);
+    } else plan.toWrite.push(want);
   } else plan.toHash.push({ file: want, stat });
 }
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { DirInfo } from './index-file.js';
 import { hashObject, MODE_EXEC, MODE_FILE, MODE_LINK, parseTree } from './objects.js';
 import { sortByBytes } from './paths.js';
-import { buildTrees, type FileEntry } from './tree-builder.js';
+import { applyTrees, buildTrees, type FileEntry } from './tree-builder.js';
 
 const blob = (text: string) => hashObject('blob', Buffer.from(text));
 const files = (paths: string[]): FileEntry[] =>
@@ -23,8 +24,8 @@ describe('buildTrees()', () => {
       parseTree(root?.content ?? Buffer.alloc(0), built.root).map((entry) => entry.name),
     ).toEqual(['a-b', 'a.b', 'a', 'a0', 'link']);
     // git hash-object -t tree of the same entries (checked by hand against native git once).
-    expect(built.dirs.get('a')?.count).toBe(2);
-    expect(built.dirs.get('')?.subdirs).toEqual(['a']);
+    expect(built.updated.get('a')?.count).toBe(2);
+    expect(built.updated.get('')?.subdirs).toEqual(['a']);
   });
 
   it('gives the empty tree for no files', () => {
@@ -35,12 +36,14 @@ describe('buildTrees()', () => {
 
   it('reuses clean directories and matches a full rebuild', () => {
     const before = files(['x/1', 'x/2', 'y/deep/3', 'y/deep/4', 'z']);
-    const first = buildTrees(before, new Map(), new Set());
+    const dirs = new Map<string, DirInfo>();
+    applyTrees(dirs, buildTrees(before, new Map(), new Set()));
     const after = files(['x/1', 'x/2', 'y/deep/3', 'y/deep/5', 'z']);
-    const incremental = buildTrees(after, first.dirs, new Set(['', 'y', 'y/deep']));
+    const incremental = buildTrees(after, dirs, new Set(['', 'y', 'y/deep']));
     const full = buildTrees(after, new Map(), new Set());
     expect(incremental.root).toBe(full.root);
-    expect(incremental.dirs).toEqual(full.dirs);
+    applyTrees(dirs, incremental);
+    expect(dirs).toEqual(full.updated);
     // Only the dirty path was serialised again.
     expect(incremental.created.length).toBe(3);
   });

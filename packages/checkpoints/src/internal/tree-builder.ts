@@ -8,11 +8,13 @@ export interface FileEntry {
   oid: string;
 }
 
-/** The result of {@link buildTrees}. */
+/** The result of {@link buildTrees}; {@link applyTrees} moves a tree cache to it. */
 export interface BuiltTrees {
   root: string;
-  /** Every directory of the new tree ('' = root). */
-  dirs: Map<string, DirInfo>;
+  /** Directories serialised anew ('' = root), to set in the tree cache. */
+  updated: Map<string, DirInfo>;
+  /** Directories of the previous tree cache that are gone (each one below them too). */
+  removed: string[];
   /** Tree objects that were serialised (they may already be stored). */
   created: { oid: string; content: Buffer; entries: TreeEntry[] }[];
 }
@@ -23,30 +25,29 @@ export interface BuiltTrees {
  * `d/` and git compares a directory as "name/". A directory that is not in `dirty` and was in
  * the previous tree keeps its id without being serialised again; its `count` says how many
  * sorted entries to step over. So an incremental checkpoint rebuilds only the directories on
- * the paths of its changes.
+ * the paths of its changes, and `previous` is not copied: the result lists what to change in it
+ * (see {@link applyTrees}), which the caller does once the commit is written.
  */
 export function buildTrees(
   files: readonly FileEntry[],
   previous: ReadonlyMap<string, DirInfo>,
   dirty: ReadonlySet<string>,
 ): BuiltTrees {
-  const dirs = new Map<string, DirInfo>();
+  const updated = new Map<string, DirInfo>();
+  const removed: string[] = [];
   const created: BuiltTrees['created'] = [];
   let next = 0;
 
-  const keep = (dirPath: string, info: DirInfo): void => {
-    dirs.set(dirPath, info);
-    for (const name of info.subdirs) {
-      const child = dirPath === '' ? name : `${dirPath}/${name}`;
-      const childInfo = previous.get(child);
-      if (childInfo) keep(child, childInfo);
+  const remove = (dirPath: string): void => {
+    removed.push(dirPath);
+    for (const name of previous.get(dirPath)?.subdirs ?? []) {
+      remove(dirPath === '' ? name : `${dirPath}/${name}`);
     }
   };
 
   const build = (prefix: string, dirPath: string): DirInfo => {
     const before = previous.get(dirPath);
     if (before && !dirty.has(dirPath)) {
-      keep(dirPath, before);
       next += before.count;
       return before;
     }
@@ -67,14 +68,35 @@ export function buildTrees(
       items.push({ name, mode: MODE_TREE, oid: child.oid });
       subdirs.push(name);
     }
+    if (before && !sameNames(before.subdirs, subdirs)) {
+      const kept = new Set(subdirs);
+      for (const name of before.subdirs) {
+        if (!kept.has(name)) remove(dirPath === '' ? name : `${dirPath}/${name}`);
+      }
+    }
     const content = serializeTree(items);
     const oid = hashObject('tree', content);
     created.push({ oid, content, entries: items });
     const info: DirInfo = { oid, count: next - start, subdirs };
-    dirs.set(dirPath, info);
+    updated.set(dirPath, info);
     return info;
   };
 
   const root = build('', '');
-  return { root: root.oid, dirs, created };
+  return { root: root.oid, updated, removed, created };
+}
+
+/** Moves a tree cache (`previous` of {@link buildTrees}) to the built tree, in place. */
+export function applyTrees(
+  dirs: Map<string, DirInfo>,
+  built: Pick<BuiltTrees, 'updated' | 'removed'>,
+): void {
+  for (const path of built.removed) dirs.delete(path);
+  for (const [path, info] of built.updated) dirs.set(path, info);
+}
+
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -3,6 +3,7 @@ import { hasErrno, isMissing } from '@hankweave/durable-io';
 import { CheckpointError, toStorageError } from '../errors.js';
 import type { CheckpointInput, CheckpointResult, SkippedFile } from '../types.js';
 import type { EngineContext } from './context.js';
+import { applyUpdates, diffEntries } from './entry-list.js';
 import { formatMessage } from './message.js';
 import type { ObjectBatch } from './object-batch.js';
 import { hashObject, MODE_LINK, parseCommit, serializeCommit } from './objects.js';
@@ -11,8 +12,8 @@ import { forEachAncestor } from './paths.js';
 import { forEachLimit } from './pool.js';
 import { type PendingFile, scanFiles } from './scan.js';
 import { type CacheEntry, entryFromStat } from './stat-cache.js';
-import { saveState } from './tracked-state.js';
-import { buildTrees } from './tree-builder.js';
+import { applyEntryUpdates, saveState } from './tracked-state.js';
+import { applyTrees, buildTrees } from './tree-builder.js';
 import { assertRealWorkTree } from './work-tree.js';
 
 /**
@@ -32,6 +33,9 @@ export async function writeCheckpoint(
     files: input.files,
     changed: input.changed,
     cache: state.entries,
+    paths: state.paths,
+    racy: state.racy,
+    links: state.links,
     maxFileSize: ctx.maxFileSize,
   });
   const batch = store.batch(scan.pending.length >= ctx.packThreshold);
@@ -43,33 +47,39 @@ export async function writeCheckpoint(
     else vanished.push({ path: file.path, reason: 'missing' });
   });
 
-  const sorted: CacheEntry[] = [];
+  // What changes against the cache: a path's new entry, or null when it leaves the tree.
+  let updates: Map<string, CacheEntry | null>;
+  if (scan.kind === 'updates') {
+    updates = scan.updates;
+    for (const file of scan.pending) {
+      const entry = hashed.get(file.path);
+      if (entry) updates.set(file.path, entry);
+      else if (state.entries.has(file.path)) updates.set(file.path, null);
+    }
+  } else {
+    const sorted: CacheEntry[] = [];
+    for (const slot of scan.slots) {
+      const entry = 'oid' in slot ? slot : hashed.get(slot.path);
+      if (entry) sorted.push(entry);
+    }
+    updates = new Map();
+    for (const change of diffEntries(state.sorted, sorted)) {
+      updates.set(change.path, change.after ?? null);
+    }
+  }
+  const list = applyUpdates(state.sorted, state.paths, updates, state.spare);
   const dirty = new Set<string>();
-  const markDirty = (path: string): void =>
+  for (const [path, after] of updates) {
+    const before = state.entries.get(path);
+    if (before?.oid === after?.oid && before?.mode === after?.mode) continue;
     forEachAncestor(path, (dir) => {
       if (dirty.has(dir)) return false;
       dirty.add(dir);
       return true;
     });
-  let matched = 0;
-  let entriesChanged = false;
-  for (const slot of scan.slots) {
-    const entry = 'oid' in slot ? slot : hashed.get(slot.path);
-    if (!entry) continue;
-    sorted.push(entry);
-    const old = state.entries.get(entry.path);
-    if (old) matched++;
-    if (old !== entry) entriesChanged = true;
-    if (!old || old.oid !== entry.oid || old.mode !== entry.mode) markDirty(entry.path);
-  }
-  if (matched < state.entries.size) entriesChanged = true;
-  // Unchanged list and stat cache (the common "no change" checkpoint): keep the map as it is.
-  const next = entriesChanged ? new Map(sorted.map((entry) => [entry.path, entry])) : state.entries;
-  if (matched < state.entries.size) {
-    for (const path of state.entries.keys()) if (!next.has(path)) markDirty(path);
   }
 
-  const trees = buildTrees(sorted, state.dirs, dirty);
+  const trees = buildTrees(list.sorted, state.dirs, dirty);
   await forEachLimit(trees.created, ctx.concurrency, (tree) =>
     batch.add(tree.oid, 'tree', tree.content),
   );
@@ -97,11 +107,14 @@ export async function writeCheckpoint(
   ctx.history.remember(sha, parseCommit(content, sha));
 
   const treeChanged = trees.root !== state.headTree || trees.created.length > 0;
-  ctx.state = { headTree: trees.root, entries: next, dirs: trees.dirs };
+  const edit = applyEntryUpdates(state, updates, list);
+  applyTrees(state.dirs, trees);
+  state.headTree = trees.root;
+  const entriesChanged = updates.size > 0;
   // The commit is made: from here on nothing may fail the call (a caller would retry and commit
   // twice). The index is a cache and merging packs is upkeep; both are retried next time.
   try {
-    if (entriesChanged || treeChanged) await saveState(io, layout, ctx.state, clock, sorted);
+    if (entriesChanged || treeChanged) await saveState(io, layout, state, clock, edit);
     if (batch.packed) await compactPacks(io, layout, store);
   } catch {
     // best effort, see above
