@@ -42,3 +42,20 @@ describe('diffEntries()', () => {
     ]);
   });
 });
+
+describe('applyUpdates() with many updates', () => {
+  it('gives the same list by merge walk as by binary search', () => {
+    const paths = Array.from({ length: 64 }, (_, i) => `d${i % 5}/f${i}`).sort(byBytes);
+    const sorted = paths.map((path) => entry(path));
+    const few = new Map<string, CacheEntry | null>([[paths[3] as string, null]]);
+    const many = new Map<string, CacheEntry | null>(few);
+    for (let i = 0; i < 20; i++) many.set(`d${i % 7}/g${i}`, entry(`d${i % 7}/g${i}`));
+    for (const path of paths.filter((_, i) => i % 3 === 0)) many.set(path, null);
+    const expected = [
+      ...paths.filter((p) => !many.has(p)),
+      ...[...many.keys()].filter((p) => many.get(p)),
+    ].sort(byBytes);
+    expect(applyUpdates(sorted, paths, many).paths).toEqual(expected);
+    expect(applyUpdates(sorted, paths, few).paths).toEqual(paths.filter((p) => p !== paths[3]));
+  });
+});

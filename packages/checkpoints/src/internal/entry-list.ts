@@ -87,13 +87,20 @@ export function applyUpdates(
       k++;
     }
   };
+  // Many updates (a first checkpoint, a restore far away): one merge walk, not a binary search
+  // each, which would cost k log n comparisons in JS.
+  const walk = updates.size > paths.length >> 4;
   for (const path of sortByBytes([...updates.keys()])) {
     let low = from;
-    let high = paths.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (compareCodePoints(paths[mid] as string, path) < 0) low = mid + 1;
-      else high = mid;
+    if (walk) {
+      while (low < paths.length && compareCodePoints(paths[low] as string, path) < 0) low++;
+    } else {
+      let high = paths.length;
+      while (low < high) {
+        const mid = (low + high) >>> 1;
+        if (compareCodePoints(paths[mid] as string, path) < 0) low = mid + 1;
+        else high = mid;
+      }
     }
     copyTo(low);
     const remove = low < paths.length && paths[low] === path ? 1 : 0;
