@@ -1,9 +1,14 @@
 // pnpm bench: the engine (dist/) against native git on the same work tree. See BENCHMARKS.md.
-// Usage: node bench/checkpoints.bench.mjs [--sizes 1000,10000] [--runs 5] [--initial-runs N] [--out file.md]
+// Usage: node bench/checkpoints.bench.mjs [--sizes 1000,10000] [--runs 5] [--initial-runs N]
+//   [--scale 1] [--branches 10] [--dist dir] [--out file.md]
+// --scale multiplies every generated file's size (0.1: a 250k tree of ~330 MB instead of
+// ~3.3 GB); --branches sets how many extra branches the list/resolve steps build (each costs 8
+// checkpoints of every contender); --dist benchmarks another build of the engine (a directory
+// holding its index.js, relative to the working directory).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { CheckpointEngine } from '../dist/index.js';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { NativeGit } from './native-git.mjs';
 import { generateTree, mutate } from './tree.mjs';
 
@@ -16,6 +21,12 @@ const sizes = option('sizes', '1000,10000').split(',').map(Number);
 const runs = Number(option('runs', '5'));
 const initialRuns = Number(option('initial-runs', String(runs)));
 const out = option('out', undefined);
+const scale = Number(option('scale', '1'));
+const branches = Number(option('branches', '10'));
+const dist = option('dist', undefined);
+const { CheckpointEngine } = await import(
+  dist ? pathToFileURL(join(resolve(dist), 'index.js')).href : '../dist/index.js'
+);
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -70,7 +81,7 @@ async function benchSize(count) {
     results[step][who].push(ms);
   };
   try {
-    const state = generateTree(root, count);
+    const state = generateTree(root, count, 42, scale);
     let ctx;
     // First checkpoint: fresh repositories each run; the engine with and without hint are the
     // same code path here (nothing is cached), so B is measured once per run too.
@@ -145,8 +156,9 @@ async function benchSize(count) {
         }
       }
     }
-    // History for list/resolve: 10 more runs of 8 one-file checkpoints each, on new branches.
-    for (let branch = 1; branch <= 10; branch++) {
+    // History for list/resolve: `branches` more runs of 8 one-file checkpoints each, on new
+    // branches.
+    for (let branch = 1; branch <= branches; branch++) {
       ctx.git.branch(`run-r${branch}`);
       for (let i = 0; i < 8; i++) {
         const path = state.tracked[(branch * 8 + i) % state.tracked.length];
@@ -156,9 +168,12 @@ async function benchSize(count) {
         ctx.git.checkpoint(`step ${i}`);
       }
     }
+    // The 41st newest checkpoint (or the oldest, with fewer branches).
+    const listed = await ctx.a.list();
+    const revs = ctx.git.git('rev-list', '--all').trim().split('\n');
     const target = {
-      a: (await ctx.a.list())[40].sha,
-      git: ctx.git.git('rev-list', '--all').split('\n')[40],
+      a: listed[Math.min(40, listed.length - 1)].sha,
+      git: revs[Math.min(40, revs.length - 1)],
     };
     for (let run = 0; run < runs; run++) {
       record('list', 'git', await time(() => ctx.git.list()));
@@ -187,7 +202,8 @@ const load = () =>
     .map((x) => x.toFixed(1))
     .join(' ');
 const lines = [
-  `Node ${process.version}, ${os.cpus().length} CPUs, load average at start: ${load()}`,
+  `Node ${process.version}, ${os.cpus().length} CPUs, load average at start: ${load()}` +
+    `${scale === 1 ? '' : `, file sizes × ${scale}`}${dist ? `, engine from ${dist}` : ''}`,
 ];
 for (const count of sizes) {
   const started = performance.now();

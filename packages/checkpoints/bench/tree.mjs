@@ -42,11 +42,15 @@ export function trackedPath(i) {
   return `src/m${Math.floor(i / 100)}/d${Math.floor(i / 10) % 10}/f${i}.txt`;
 }
 
-/** Writes the whole tree under `root`; returns the tracked list (sorted) and the PRNG. */
-export function generateTree(root, count, seed = 42) {
+/**
+ * Writes the whole tree under `root`; returns the tracked list (sorted) and the PRNG. `scale`
+ * multiplies every file's size (at least 64 bytes), for trees too big for the disk or the time.
+ */
+export function generateTree(root, count, seed = 42, scale = 1) {
   rmSync(root, { recursive: true, force: true });
   const random = prng(seed);
   const tracked = [];
+  const size = (bytes) => Math.max(64, Math.round(bytes * scale));
   const write = (path, content) => {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), content);
@@ -55,19 +59,19 @@ export function generateTree(root, count, seed = 42) {
   tracked.push('.gitignore');
   for (let i = 0; i < count; i++) {
     const path = trackedPath(i);
-    write(path, text(random, 1024 + Math.floor(random() * 19 * 1024)));
+    write(path, text(random, size(1024 + Math.floor(random() * 19 * 1024))));
     tracked.push(path);
   }
   const big = Math.max(3, Math.round(count / 2000));
   for (let i = 0; i < big; i++) {
     const path = `assets/big-${i}.txt`;
-    write(path, text(random, (1 + Math.floor(random() * 5)) * 1024 * 1024));
+    write(path, text(random, size((1 + Math.floor(random() * 5)) * 1024 * 1024)));
     tracked.push(path);
   }
   for (let i = 0; i < count / 2; i++) {
     write(
       `node_modules/pkg${Math.floor(i / 50)}/lib/m${i}.js`,
-      text(random, 1024 + Math.floor(random() * 3 * 1024)),
+      text(random, size(1024 + Math.floor(random() * 3 * 1024))),
     );
   }
   return { tracked: tracked.sort(), random, next: count };
