@@ -9,6 +9,11 @@ describe('README API tables', () => {
         source: 'src/index.ts',
         load: () => import('../src/index.js'),
       },
+      {
+        specifier: '@hankweave/files/testing',
+        source: 'src/testing.ts',
+        load: () => import('../src/testing.js'),
+      },
     ]);
     expect(report).toEqual({ undocumented: [], unknown: [] });
   });
