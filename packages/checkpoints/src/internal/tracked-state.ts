@@ -1,5 +1,7 @@
 import {
   closeSync,
+  constants,
+  fstatSync,
   ftruncateSync,
   futimesSync,
   linkSync,
@@ -195,15 +197,15 @@ function isSortedByBytes(entries: readonly CacheEntry[]): boolean {
 function writeIndexInPlace(indexFile: string, data: Buffer, mtimeNs: bigint): void {
   const lock = `${indexFile}.lock`;
   const spare = `${indexFile}-hankweave-spare`;
-  let fd: number;
+  let fd: number | undefined;
   try {
     linkSync(spare, lock); // fails with EEXIST while another writer holds the lock
     unlinkSync(spare);
-    fd = openSync(lock, 'r+');
+    fd = reusableLock(lock);
   } catch (error) {
     if (!isMissing(error)) throw error;
-    fd = openSync(lock, 'wx', 0o644);
   }
+  fd ??= openSync(lock, 'wx', 0o644);
   try {
     for (let at = 0; at < data.length; ) at += writeSync(fd, data, at, data.length - at, at);
     ftruncateSync(fd, data.length);
@@ -221,4 +223,26 @@ function writeIndexInPlace(indexFile: string, data: Buffer, mtimeNs: bigint): vo
     // no index yet, or no hard links here: the next write makes a new file
   }
   renameSync(lock, indexFile);
+}
+
+/**
+ * Opens the lock made from the spare for writing in place, or removes it and returns undefined
+ * when it is not a file of its own: a symlink or a file with another name elsewhere (planted
+ * under the spare's name by whoever could write the git dir) would have the index written
+ * through it, outside the repository.
+ */
+function reusableLock(lock: string): number | undefined {
+  let fd: number;
+  try {
+    fd = openSync(lock, constants.O_RDWR | constants.O_NOFOLLOW);
+  } catch (error) {
+    if (!hasErrno(error, 'ELOOP')) throw error;
+    unlinkSync(lock);
+    return undefined;
+  }
+  const stats = fstatSync(fd);
+  if (stats.isFile() && stats.nlink === 1) return fd;
+  closeSync(fd);
+  unlinkSync(lock);
+  return undefined;
 }
