@@ -69,6 +69,35 @@ describe('TreeWatcher', () => {
     }
   });
 
+  it('settles at once when a watched directory is moved out and a new one takes its name', async () => {
+    const { root, outside, watcher, scanner } = await setup();
+    try {
+      await scanner.scanWatched(['**']);
+      mkdirSync(join(root, 'b/d'), { recursive: true });
+      writeFileSync(join(root, 'b/d/x.ts'), 'x');
+      expect(created(await scanner.scanWatched(['**']))).toEqual(['b/d/x.ts']);
+      // `b` has a subscription of its own, which follows the moved directory outside. A marker
+      // written into the new `b` never reaches it: the settle must not wait for that marker.
+      renameSync(join(root, 'b'), join(outside, 'b'));
+      mkdirSync(join(root, 'b'));
+      writeFileSync(join(root, 'b/keep.log'), 'k');
+      const started = Date.now();
+      const result = await scanner.scanWatched(['**']);
+      expect(Date.now() - started).toBeLessThan(SETTLE.settleTimeoutMs / 3);
+      expect(result.by).toBe('events');
+      expect(created(result)).toEqual(['b/keep.log']);
+      expect(result.changes.deleted.map((change) => change.path)).toEqual(['b/d/x.ts']);
+      // Writes into the new `b` and into the old one, now outside, are told apart.
+      writeFileSync(join(root, 'b/new.ts'), 'n');
+      writeFileSync(join(outside, 'b/d/outside.ts'), 'o');
+      const next = await scanner.scanWatched(['**']);
+      expect(next.by).toBe('events');
+      expect(created(next)).toEqual(['b/new.ts']);
+    } finally {
+      await watcher.close();
+    }
+  });
+
   it('writes its markers through no link: a planted link or FIFO name, a directory swapped for a link', async () => {
     const { root, outside, watcher, scanner } = await setup();
     try {

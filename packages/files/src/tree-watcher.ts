@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import {
   closeSync,
   constants,
+  fstatSync,
   lstatSync,
   openSync,
   readlinkSync,
   realpathSync,
+  statSync,
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -47,6 +49,13 @@ export interface WatchedChanges {
 
 type Watcher = typeof import('@parcel/watcher');
 
+/** A subscription and the directory it watches: the kernel's watch follows that inode. */
+interface Watched {
+  readonly subscription: AsyncSubscription;
+  readonly dev: number;
+  readonly ino: number;
+}
+
 // The subtrees never watched: git metadata, the runtime's own directories and the data source,
 // which the resolver never lists either (excluded-names.ts). A RegExp because @parcel/watcher
 // matches it natively, also while it crawls, against paths relative to the subscribed directory
@@ -75,7 +84,7 @@ export class TreeWatcher {
   readonly #maxDirty: number;
   #dirty = new Set<string>();
   #stale: string | undefined = 'no changes were taken yet';
-  readonly #subscriptions = new Map<string, AsyncSubscription>();
+  readonly #subscriptions = new Map<string, Watched>();
   readonly #pending = new Set<Promise<void>>();
   readonly #subscribing = new Set<string>();
   readonly #cookies = new Map<string, () => void>();
@@ -128,7 +137,7 @@ export class TreeWatcher {
     const name = `${COOKIE_PREFIX}${randomUUID()}`;
     const placed: (() => void)[] = [];
     const arrivals: Promise<boolean>[] = [];
-    for (const dir of [...this.#subscriptions.keys()]) {
+    for (const [dir, watched] of [...this.#subscriptions]) {
       const cookie = `${dir}/${name}`;
       const arrived = new Promise<boolean>((resolve) => {
         const timer = setTimeout(() => resolve(false), this.#settleTimeoutMs);
@@ -138,7 +147,14 @@ export class TreeWatcher {
         });
       });
       try {
-        placed.push(placeMarker(this.#rootReal, dir, name, dir === this.root));
+        const marker = placeMarker(this.#rootReal, dir, name, dir === this.root, watched);
+        if (marker === 'replaced') {
+          this.#cookies.get(cookie)?.();
+          this.#cookies.delete(cookie);
+          this.#onReplaced(dir);
+          continue;
+        }
+        placed.push(marker);
       } catch (error) {
         this.#cookies.get(cookie)?.();
         this.#cookies.delete(cookie);
@@ -180,23 +196,43 @@ export class TreeWatcher {
     this.#subscriptions.clear();
     // A subscription whose directory was deleted has lost its kernel watch already; its
     // unsubscribe may then fail, which changes nothing.
-    await Promise.allSettled(subscriptions.map((subscription) => subscription.unsubscribe()));
+    await Promise.allSettled(subscriptions.map((watched) => watched.subscription.unsubscribe()));
   }
 
   #markStale(reason: string): void {
     this.#stale ??= reason;
   }
 
+  /**
+   * The directory at a subscribed path is no longer the one its watch follows (it was moved
+   * away and another took its name, and the parent's events for that are not in yet): the
+   * marker written there would never reach the old watch.
+   */
+  #onReplaced(dirAbs: string): void {
+    if (dirAbs === this.root) {
+      this.#markStale('the root was replaced by another directory');
+      return;
+    }
+    const rel = relativeTo(this.root, dirAbs);
+    if (rel !== undefined) this.#dirty.add(rel);
+    this.#forget(dirAbs);
+    if (isRealDirectory(dirAbs)) this.#watchNew(dirAbs);
+  }
+
   async #subscribe(dirAbs: string): Promise<void> {
     try {
+      // Taken before the watch is added: if the directory is replaced in between, the next
+      // settle sees a mismatch and watches again, where the other order could miss it.
+      // The root may be a link the caller chose; its watch follows the directory it leads to.
+      const { dev, ino } = dirAbs === this.root ? statSync(dirAbs) : lstatSync(dirAbs);
       const onEvents: SubscribeCallback = (error, events) => this.#onEvents(dirAbs, error, events);
       const subscription = await this.#watcher.subscribe(dirAbs, onEvents, {
         ignore: [UNWATCHED],
       });
       const replaced = this.#subscriptions.get(dirAbs);
       if (this.#closed) await subscription.unsubscribe().catch(() => undefined);
-      else this.#subscriptions.set(dirAbs, subscription);
-      await replaced?.unsubscribe().catch(() => undefined);
+      else this.#subscriptions.set(dirAbs, { subscription, dev, ino });
+      await replaced?.subscription.unsubscribe().catch(() => undefined);
     } catch (error) {
       if (dirAbs === this.root) {
         throw new FilesError(
@@ -265,13 +301,19 @@ export class TreeWatcher {
     this.#pending.add(pending);
   }
 
-  /** Drops the subscriptions of a deleted directory and of those below it. */
+  /**
+   * Drops the subscriptions of a deleted or replaced directory and of those below it. A settle
+   * waiting for their markers stops waiting: the path is dirty, so the caller walks all of it.
+   */
   #forget(pathAbs: string): void {
     const below = `${pathAbs}/`;
-    for (const [dir, subscription] of this.#subscriptions) {
+    for (const [dir, watched] of this.#subscriptions) {
       if (dir !== this.root && (dir === pathAbs || dir.startsWith(below))) {
         this.#subscriptions.delete(dir);
-        void subscription.unsubscribe().catch(() => undefined);
+        void watched.subscription.unsubscribe().catch(() => undefined);
+        for (const [cookie, arrived] of this.#cookies) {
+          if (cookie.lastIndexOf('/') === dir.length && cookie.startsWith(dir)) arrived();
+        }
       }
     }
   }
@@ -291,14 +333,24 @@ function isRealDirectory(path: string): boolean {
 }
 
 /**
- * Writes an empty marker `name` in `dir` and returns its removal. Never through a link: the
- * directory (the root aside) is opened without following a final symlink, its real place checked to be inside
- * the root (an agent may have swapped a parent for a link), and the marker created through that
- * open directory (Linux's /proc/self/fd), exclusively, so an existing file, link or FIFO of that
- * name is never opened. Elsewhere only the exclusive create applies.
+ * Writes an empty marker `name` in `dir` and returns its removal, or `'replaced'` (writing
+ * nothing) when the directory there is not the one watched. Never through a link: the directory
+ * (the root aside) is opened without following a final symlink, its real place checked to be
+ * inside the root (an agent may have swapped a parent for a link), and the marker created through
+ * that open directory (Linux's /proc/self/fd), exclusively, so an existing file, link or FIFO of
+ * that name is never opened. Elsewhere only the exclusive create applies.
  */
-function placeMarker(rootReal: string, dir: string, name: string, isRoot: boolean): () => void {
+function placeMarker(
+  rootReal: string,
+  dir: string,
+  name: string,
+  isRoot: boolean,
+  watched: { readonly dev: number; readonly ino: number },
+): (() => void) | 'replaced' {
+  const isWatched = (stat: { dev: number; ino: number }) =>
+    stat.dev === watched.dev && stat.ino === watched.ino;
   if (process.platform !== 'linux') {
+    if (!isWatched(isRoot ? statSync(dir) : lstatSync(dir))) return 'replaced';
     writeFileSync(`${dir}/${name}`, '', { flag: 'wx' });
     return () => unlinkQuietly(`${dir}/${name}`);
   }
@@ -307,6 +359,10 @@ function placeMarker(rootReal: string, dir: string, name: string, isRoot: boolea
   const fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY | noFollow);
   const through = `/proc/self/fd/${fd}`;
   try {
+    if (!isWatched(fstatSync(fd))) {
+      closeSync(fd);
+      return 'replaced';
+    }
     const real = readlinkSync(through);
     if (real !== rootReal && !real.startsWith(`${rootReal}/`)) {
       throw new Error(`${dir} now leads outside the watched root, to ${real}`);
