@@ -4,6 +4,7 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -93,6 +94,69 @@ describe('TreeWatcher', () => {
       const next = await scanner.scanWatched(['**']);
       expect(next.by).toBe('events');
       expect(created(next)).toEqual(['b/new.ts']);
+    } finally {
+      await watcher.close();
+    }
+  });
+
+  // @parcel/watcher keeps one native tree per directory per process. A tree moved out of the
+  // root and deleted there leaves watches the kernel has dropped; the unsubscribe then fails
+  // half-way and the old tree stays, and a new subscription of that directory reused it without
+  // crawling: directories made meanwhile went unwatched, and their files unseen.
+  it('never trusts a new watch to a directory whose old native watch was left behind', async () => {
+    const { root, outside, watcher: first } = await setup();
+    await first.close();
+    // Crawled by the start, so the root's own native watch holds `m`'s subdirectories.
+    mkdirSync(join(root, 'm/sub/subsub'), { recursive: true });
+    mkdirSync(join(root, 'k/kk'), { recursive: true });
+    const watcher = await TreeWatcher.start(root, SETTLE);
+    const scanner = new ChangeScanner(root, { watcher });
+    await scanner.scanWatched(['**']);
+    renameSync(join(root, 'm'), join(outside, 'm'));
+    await scanner.scanWatched(['**']);
+    rmSync(join(outside, 'm'), { recursive: true });
+    await watcher.close();
+    mkdirSync(join(root, 'n/deep'), { recursive: true });
+    let again: TreeWatcher | undefined;
+    try {
+      again = await TreeWatcher.start(root, SETTLE);
+    } catch (error) {
+      expect(error).toMatchObject({ code: 'FILES_WATCH_UNAVAILABLE' });
+      expect(String(error)).toMatch(/could not be removed/);
+    }
+    try {
+      // Refused, the caller walks; accepted, the watch must see inside the new directory.
+      const next = new ChangeScanner(root, {
+        baseline: scanner.current,
+        ...(again ? { watcher: again } : {}),
+      });
+      await next.scanWatched(['**']);
+      writeFileSync(join(root, 'n/deep/f.ts'), 'f');
+      expect(created(await next.scanWatched(['**']))).toEqual(['n/deep/f.ts']);
+    } finally {
+      await again?.close();
+    }
+  });
+
+  it('walks a new directory on every scan where its old native watch was left behind', async () => {
+    const { root, outside, watcher, scanner } = await setup();
+    try {
+      await scanner.scanWatched(['**']);
+      mkdirSync(join(root, 'n/m/sub'), { recursive: true });
+      await scanner.scanWatched(['**']); // `n` is new: it has a subscription of its own
+      renameSync(join(root, 'n/m'), join(outside, 'm'));
+      await scanner.scanWatched(['**']);
+      rmSync(join(outside, 'm'), { recursive: true });
+      // `n` replaced: its subscription goes (and fails to), and the new `n` cannot have one.
+      rmSync(join(root, 'n'), { recursive: true });
+      mkdirSync(join(root, 'n/deep'), { recursive: true });
+      await scanner.scanWatched(['**']);
+      for (const name of ['f.ts', 'g.ts']) {
+        writeFileSync(join(root, `n/deep/${name}`), name);
+        const result = await scanner.scanWatched(['**']);
+        expect(result.by).toBe('events');
+        expect(created(result)).toEqual([`n/deep/${name}`]);
+      }
     } finally {
       await watcher.close();
     }

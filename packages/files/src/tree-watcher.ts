@@ -14,6 +14,7 @@ import {
 import type { AsyncSubscription, Event, SubscribeCallback } from '@parcel/watcher';
 import { FilesError } from './errors.js';
 import { COOKIE_PREFIX } from './internal/excluded-names.js';
+import { StaleNativeWatch, subscribeDir, unsubscribeDir } from './internal/native-subscriptions.js';
 import { absoluteRoot } from './internal/paths.js';
 
 /** Options of {@link TreeWatcher.start}. */
@@ -83,6 +84,8 @@ export class TreeWatcher {
   readonly #settleTimeoutMs: number;
   readonly #maxDirty: number;
   #dirty = new Set<string>();
+  /** Directories no subscription can be trusted with (see native-subscriptions.ts): every take lists them. */
+  readonly #unwatchable = new Set<string>();
   #stale: string | undefined = 'no changes were taken yet';
   readonly #subscriptions = new Map<string, Watched>();
   readonly #pending = new Set<Promise<void>>();
@@ -178,25 +181,30 @@ export class TreeWatcher {
 
   /** Hands over the dirty paths (and staleness) since the last take, and starts a new set. */
   take(): WatchedChanges {
-    const dirty = [...this.#dirty];
+    const dirty = [...new Set([...this.#dirty, ...this.#unwatchable])];
     const reason = this.#stale;
     this.#dirty = new Set();
     this.#stale = this.#closed ? 'the watcher is closed' : undefined;
     return reason === undefined ? { dirty, stale: false } : { dirty, stale: true, reason };
   }
 
-  /** Stops watching. Later takes are stale. */
+  /**
+   * Stops watching. Later takes are stale. Settles first: an unsubscribe racing the events of a
+   * deletion can leave @parcel/watcher's tree of a directory behind (native-subscriptions.ts).
+   */
   async close(): Promise<void> {
+    if (this.#closed) return;
+    await this.settle();
     if (this.#closed) return;
     this.#closed = true;
     this.#stale = 'the watcher is closed';
     for (const resolve of this.#cookies.values()) resolve();
     await Promise.allSettled([...this.#pending]);
-    const subscriptions = [...this.#subscriptions.values()];
+    const subscriptions = [...this.#subscriptions];
     this.#subscriptions.clear();
-    // A subscription whose directory was deleted has lost its kernel watch already; its
-    // unsubscribe may then fail, which changes nothing.
-    await Promise.allSettled(subscriptions.map((watched) => watched.subscription.unsubscribe()));
+    await Promise.all(
+      subscriptions.map(([dir, watched]) => unsubscribeDir(dir, watched.subscription)),
+    );
   }
 
   #markStale(reason: string): void {
@@ -226,24 +234,28 @@ export class TreeWatcher {
       // The root may be a link the caller chose; its watch follows the directory it leads to.
       const { dev, ino } = dirAbs === this.root ? statSync(dirAbs) : lstatSync(dirAbs);
       const onEvents: SubscribeCallback = (error, events) => this.#onEvents(dirAbs, error, events);
-      const subscription = await this.#watcher.subscribe(dirAbs, onEvents, {
-        ignore: [UNWATCHED],
-      });
+      const subscription = await subscribeDir(this.#watcher, dirAbs, onEvents, [UNWATCHED]);
       const replaced = this.#subscriptions.get(dirAbs);
-      if (this.#closed) await subscription.unsubscribe().catch(() => undefined);
+      if (this.#closed) await unsubscribeDir(dirAbs, subscription);
       else this.#subscriptions.set(dirAbs, { subscription, dev, ino });
-      await replaced?.subscription.unsubscribe().catch(() => undefined);
+      this.#unwatchable.delete(relativeTo(this.root, dirAbs) ?? dirAbs);
+      if (replaced) await unsubscribeDir(dirAbs, replaced.subscription);
     } catch (error) {
       if (dirAbs === this.root) {
+        const next =
+          error instanceof StaleNativeWatch
+            ? 'scan without a watcher (a new process can watch it again)'
+            : 'raise fs.inotify.max_user_watches, or scan without a watcher';
         throw new FilesError(
           'FILES_WATCH_UNAVAILABLE',
-          `${dirAbs} could not be watched (${String(error)}); raise fs.inotify.max_user_watches or scan without a watcher`,
+          `${dirAbs} could not be watched (${error instanceof Error ? error.message : String(error)}); ${next}`,
           { cause: error, details: { root: this.root } },
         );
       }
-      // A new directory gone again before its watch was added is dirty already; anything else
-      // means changes below it would go unseen.
-      if (isRealDirectory(dirAbs)) this.#markStale(`${dirAbs} could not be watched`);
+      // A new directory gone again before its watch was added is dirty already. One still
+      // there is listed dirty by every take from now on: the caller walks it each time.
+      const rel = relativeTo(this.root, dirAbs);
+      if (rel !== undefined && isRealDirectory(dirAbs)) this.#unwatchable.add(rel);
     }
   }
 
@@ -307,10 +319,16 @@ export class TreeWatcher {
    */
   #forget(pathAbs: string): void {
     const below = `${pathAbs}/`;
+    const rel = relativeTo(this.root, pathAbs);
+    for (const each of this.#unwatchable) {
+      if (rel !== undefined && (each === rel || each.startsWith(`${rel}/`))) {
+        this.#unwatchable.delete(each);
+      }
+    }
     for (const [dir, watched] of this.#subscriptions) {
       if (dir !== this.root && (dir === pathAbs || dir.startsWith(below))) {
         this.#subscriptions.delete(dir);
-        void watched.subscription.unsubscribe().catch(() => undefined);
+        void unsubscribeDir(dir, watched.subscription);
         for (const [cookie, arrived] of this.#cookies) {
           if (cookie.lastIndexOf('/') === dir.length && cookie.startsWith(dir)) arrived();
         }
