@@ -5,7 +5,7 @@ import { currentRun, executionThread, type SiblingRecords, siblingRecords } from
 import type { CodonExecution, HankweaveState } from '@hankweave/types';
 import { restoreArchivesForRollback } from '../archive/restore-on-rollback.js';
 import type { CheckpointHint } from '../codon/checkpoint-hint.js';
-import { patternsUpTo, resolveTracked } from '../codon/tracked-files.js';
+import { patternsUpTo } from '../codon/tracked-files.js';
 import { DATA_LINK_NAME } from '../execution/layout.js';
 import { blockBase } from '../parallel/block-lanes.js';
 import { entryCodon } from '../plan/planner.js';
@@ -15,6 +15,7 @@ import { emitStateSnapshot } from '../runtime/state-snapshot.js';
 import { unsafePathMessage } from '../sandbox/safe-paths.js';
 import { type DebrisMove, moveDebris } from './move-debris.js';
 import type { RollbackTarget } from './resolve-target.js';
+import { restoreInput } from './restore-input.js';
 
 export interface RollbackResult {
   fromRun: string | null;
@@ -93,8 +94,11 @@ export async function performRollback(
   // What the tracked patterns match now, as of the newest codon: files an attempt made before it
   // crashed or was stopped (so no checkpoint has them) are undone with the rest.
   const newest = thread.codons[0]?.codon.codonId ?? null;
-  const tracked = resolveTracked(context, patternsUpTo(state.executionPlan, newest));
-  const restored = await context.engine.restore(rootSha, { tracked });
+  const input = await restoreInput(context, hint, patternsUpTo(state.executionPlan, newest));
+  const restored = await context.engine.restore(rootSha, input.options);
+  context.log.info(
+    `Rollback restore of ${rootSha.slice(0, 7)}: ${input.by === 'hinted' ? `${input.options.changed?.length} path(s) changed since the last checkpoint, no walk of the checkpoint engine` : 'the checkpoint engine walks every tracked file'}`,
+  );
   hint.invalidate();
   context.scanner.reset();
   emit(context, 'rollback.codonCheckpoint', {
