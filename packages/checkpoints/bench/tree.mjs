@@ -2,18 +2,10 @@
 // 1–5 MB files, and an ignored node_modules/ (N/2 files) that is never in the tracked list.
 import { mkdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { seededRandom } from '@hankweave/durable-io/testing';
 
-/** Small deterministic PRNG (mulberry32) so every run builds the same tree. */
-export function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic, so every run builds the same tree. */
+export const prng = seededRandom;
 
 const WORDS = (
   'const let function return import export from await async class interface type extends ' +

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { seededRandom } from '@hankweave/durable-io/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanupExecutions, type Execution, input, makeExecution } from '../test/helpers.js';
 import type { CheckpointEngine } from './checkpoint-engine.js';
@@ -17,18 +18,6 @@ interface Item {
 const DIRS = ['', 'a/', 'a/b/', 'a/b/c/', 'a-b/', 'a.b/', 'd/', 'd/e/', 'd/e/f/', 'z/'];
 const NAMES = ['a', 'b', 'a-b', 'a.b', 'f0', 'f1.txt', 'f2.sh', 'c', 'e'];
 const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
-
-/** mulberry32: the same changes for the same seed. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * A work tree and a model of it: every file on disk is tracked, and `changed` collects the
@@ -167,7 +156,7 @@ function checkDisk(world: World): void {
 
 async function run(seed: number, options: { rounds: number; links: boolean; dropIndex: boolean }) {
   const x = makeExecution();
-  const world = new World(x, prng(seed));
+  const world = new World(x, seededRandom(seed));
   let engine: CheckpointEngine = await x.open();
   const snapshots = new Map<string, Map<string, Item>>();
   for (let round = 0; round < options.rounds; round++) {

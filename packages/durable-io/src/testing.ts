@@ -31,7 +31,14 @@ export {
   typeExportNames,
 } from './testing/readme-api.js';
 export { type QuickStartRun, runReadmeQuickStart } from './testing/readme-quick-start.js';
-export { cleanupTempDirs, makeTempDir, type TempDir, useFixture } from './testing/temp-dir.js';
+export { seededRandom } from './testing/seeded-random.js';
+export {
+  cleanupTempDirs,
+  makeTempDir,
+  makeTempDirSync,
+  type TempDir,
+  useFixture,
+} from './testing/temp-dir.js';
 export {
   freeLoopbackPort,
   type ThrowawayServerOptions,

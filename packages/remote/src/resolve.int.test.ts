@@ -13,7 +13,7 @@ import { createServer as createHttpServer, request as httpRequest } from 'node:h
 import type { AddressInfo } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resolveRemoteHank } from './resolve.js';
 import { type GitHttpServer, gitInTest, startGitHttpServer } from './testing.js';
 
@@ -75,6 +75,7 @@ beforeEach(() => {
   cacheDir = mkdtempSync(join(tmpdir(), 'hankweave-remote-cache-'));
   server.requests.length = 0;
 });
+afterEach(() => rmSync(cacheDir, { recursive: true, force: true }));
 
 const read = (path: string) => readFileSync(join(path, 'hank.json'), 'utf8');
 

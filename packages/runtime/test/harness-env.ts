@@ -1,7 +1,7 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makeTempDirSync } from '@hankweave/durable-io/testing';
 import { type ScriptedModel, startScriptedModel } from '@hankweave/scripted-model';
 import type { HankweaveEvent } from '@hankweave/types';
 import { type CreateRuntimeOptions, createRuntime, type Runtime } from '../src/index.js';
@@ -38,7 +38,7 @@ export function agentEnv(root: string): NodeJS.ProcessEnv {
 export async function makeWorld(
   options: { hank?: unknown; script?: unknown; files?: Record<string, string> } = {},
 ): Promise<TestWorld> {
-  const root = mkdtempSync(join(tmpdir(), 'runtime-e2e-'));
+  const root = makeTempDirSync('runtime-e2e-').path;
   const hankDir = join(root, 'hank');
   cpSync(EXAMPLE_DIR, hankDir, { recursive: true });
   if (options.hank)
@@ -57,6 +57,8 @@ export async function makeWorld(
     baseDir: join(root, 'executions'),
     model,
     env: agentEnv(root),
+    // Stops the model only: tests read the execution after it. The files go with the file's
+    // `afterAll(cleanupTempDirs)` (test/cleanup-temp-dirs.ts, a setup file).
     close: () => model.close(),
   };
 }

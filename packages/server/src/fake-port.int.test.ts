@@ -1,3 +1,4 @@
+import { cleanupTempDirs } from '@hankweave/durable-io/testing';
 import { RuntimeError } from '@hankweave/runtime';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFakePort, type FakePort } from '../test/fake-port.js';
@@ -11,6 +12,7 @@ import { type HankweaveServer, startWebSocketServer } from './websocket-server.j
 const servers: HankweaveServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
+  await cleanupTempDirs();
 });
 async function serve(port: FakePort): Promise<HankweaveServer> {
   const server = await startWebSocketServer(port, { serverVersion: 'fake' });

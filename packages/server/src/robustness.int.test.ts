@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { seededRandom } from '@hankweave/durable-io/testing';
 import { CLIENT_COMMAND_TYPES, type HankweaveEvent } from '@hankweave/types';
 import { describe, expect, it } from 'vitest';
 import { clientTextFrame, rawUpgrade, serverFrames } from '../test/raw-socket.js';
@@ -7,20 +8,9 @@ import { CLOSE_CODES } from './close-codes.js';
 
 const served = useServedWorlds();
 
-/** A small seeded PRNG (mulberry32), so a failing message can be reproduced. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Messages that are never a valid command: each must get exactly one error event. */
 function malformedMessages(count: number, seed = 11): string[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
   const junk = (length: number) =>
     Array.from({ length }, () => String.fromCharCode(32 + Math.floor(next() * 0x2000))).join('');

@@ -1,6 +1,5 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { makeTempDirSync } from '@hankweave/durable-io/testing';
 import {
   type AdapterLockFields,
   type CommandResult,
@@ -31,9 +30,12 @@ export interface FakePort extends RuntimePort {
   finish(exit: RuntimeExit): void;
 }
 
-/** A fake port on a fresh tmp execution directory (the server writes its websocket.log there). */
+/**
+ * A fake port on a fresh tmp execution directory (the server writes its websocket.log there);
+ * `cleanupTempDirs` of `@hankweave/durable-io/testing` removes it.
+ */
 export function createFakePort(options: { autostart?: boolean } = {}): FakePort {
-  const layout = executionLayout(mkdtempSync(join(tmpdir(), 'server-fake-port-')));
+  const layout = executionLayout(makeTempDirSync('server-fake-port-').path);
   const listeners = new Set<(event: HankweaveEvent) => void>();
   let finish: (exit: RuntimeExit) => void = () => undefined;
   const finished = new Promise<RuntimeExit>((resolve) => {

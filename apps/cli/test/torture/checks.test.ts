@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { seededRandom } from '@hankweave/durable-io/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PrintedEvent } from './cli-lifetime.js';
 import {
@@ -12,7 +13,7 @@ import {
   readJournal,
 } from './invariants.js';
 import { killProcessTree, processInfo } from './process-tree.js';
-import { planOf, seededRandom } from './torture-run.js';
+import { planOf } from './torture-run.js';
 
 // The suite's own checkers must catch what they claim to: each is shown a broken execution.
 const dirs: string[] = [];

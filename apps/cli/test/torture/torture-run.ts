@@ -1,6 +1,7 @@
 import { cpSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seededRandom } from '@hankweave/durable-io/testing';
 import { createSandbox } from '../cli-harness.js';
 import { type KillTrigger, type PrintedEvent, runLifetime } from './cli-lifetime.js';
 import {
@@ -68,18 +69,6 @@ export interface TortureSummary {
   failures: TortureFailure[];
   cleanRunMs: number;
   durationMs: number;
-}
-
-/** A small seeded PRNG (mulberry32): the same seed, the same schedule. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const emptyCounts = (): Record<KillKind, number> =>

@@ -1,3 +1,4 @@
+import { mkdtempSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +16,15 @@ const live = new Set<TempDir>();
 
 /** Creates a temporary directory named `{prefix}XXXXXX`. */
 export async function makeTempDir(prefix = 'hankweave-test-'): Promise<TempDir> {
-  const path = await mkdtemp(join(tmpdir(), prefix));
+  return track(await mkdtemp(join(tmpdir(), prefix)));
+}
+
+/** {@link makeTempDir} for a synchronous setup; `cleanupTempDirs` removes it too. */
+export function makeTempDirSync(prefix = 'hankweave-test-'): TempDir {
+  return track(mkdtempSync(join(tmpdir(), prefix)));
+}
+
+function track(path: string): TempDir {
   const cleanup = async (): Promise<void> => {
     live.delete(dir);
     await rm(path, { recursive: true, force: true });

@@ -1,11 +1,11 @@
+import { seededRandom } from '@hankweave/durable-io/testing';
 import { describe, expect, it } from 'vitest';
-import { createRandom } from '../../test/helpers/random-tree.js';
 import { compareUtf8, sortPaths } from './compare-paths.js';
 
 const ALPHABET = ['a', 'B', '/', '.', '-', 'é', '日', '\uffef', '\ue000', '😀', '𝄞', ' ', '~'];
 
 function randomStrings(seed: number, count: number): string[] {
-  const random = createRandom(seed);
+  const random = seededRandom(seed);
   return Array.from({ length: count }, () => {
     const length = 1 + Math.floor(random() * 6);
     return Array.from({ length }, () => ALPHABET[Math.floor(random() * ALPHABET.length)]).join('');

@@ -1,17 +1,6 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-
-/** A small seeded PRNG (mulberry32), so a failing seed reproduces exactly. */
-export function createRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '@hankweave/durable-io/testing';
 
 /** Names chosen to stress matching: case twins, spaces, unicode, glob characters, astral planes. */
 const NAMES = [
@@ -91,7 +80,7 @@ export interface RandomTree {
 
 /** Writes a random tree with nested .gitignore files under `root` (which must exist). */
 export function writeRandomTree(root: string, seed: number): RandomTree {
-  const random = createRandom(seed);
+  const random = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const tree: RandomTree = { entries: [], ignoreFiles: {} };
   const ext = () => pick(EXTENSIONS.slice(1));

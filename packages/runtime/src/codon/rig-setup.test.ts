@@ -3,22 +3,23 @@ import {
   chmodSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { cleanupTempDirs, makeTempDirSync } from '@hankweave/durable-io/testing';
 import { rigOperationSchema } from '@hankweave/types';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runRigSetup } from './rig-setup.js';
+
+afterEach(cleanupTempDirs);
 
 let hankDir: string;
 let agentRoot: string;
 beforeEach(() => {
-  const root = mkdtempSync(join(tmpdir(), 'rig-'));
+  const root = makeTempDirSync('rig-').path;
   hankDir = join(root, 'hank');
   agentRoot = join(root, 'agentRoot');
   mkdirSync(join(hankDir, 'templates/report'), { recursive: true });
@@ -29,7 +30,7 @@ const ops = (list: unknown[]) => list.map((op) => rigOperationSchema.parse(op));
 
 describe('runRigSetup()', () => {
   it("never copies into the data link: the user's data behind it stays untouched", async () => {
-    const data = mkdtempSync(join(tmpdir(), 'rig-user-data-'));
+    const data = makeTempDirSync('rig-user-data-').path;
     writeFileSync(join(data, 'precious.txt'), 'mine');
     symlinkSync(data, join(agentRoot, 'read_only_data_source'));
     for (const to of [
@@ -172,7 +173,7 @@ describe('runRigSetup()', () => {
     });
 
     it('refuses a tree holding a symlink, before removing the target', async () => {
-      const secret = mkdtempSync(join(tmpdir(), 'rig-secret-'));
+      const secret = makeTempDirSync('rig-secret-').path;
       writeFileSync(join(secret, 'key'), 'secret');
       symlinkSync(join(secret, 'key'), join(hankDir, 'templates/report/key'));
       mkdirSync(join(agentRoot, 'report'));
@@ -184,7 +185,7 @@ describe('runRigSetup()', () => {
     });
 
     it('skips an ignored directory that is a symlink without following it', async () => {
-      const elsewhere = mkdtempSync(join(tmpdir(), 'rig-elsewhere-'));
+      const elsewhere = makeTempDirSync('rig-elsewhere-').path;
       writeFileSync(join(elsewhere, 'outside.txt'), 'never copied');
       symlinkSync(elsewhere, join(hankDir, 'templates/report/node_modules'));
       const result = await copy('templates/report', 'report');

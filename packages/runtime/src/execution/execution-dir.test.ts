@@ -2,23 +2,24 @@ import {
   existsSync,
   lstatSync,
   mkdirSync,
-  mkdtempSync,
   readFileSync,
   readlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { cleanupTempDirs, makeTempDirSync } from '@hankweave/durable-io/testing';
 import { executionMetaSchema } from '@hankweave/types';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hashDataSource } from './data-hash.js';
 import { prepareExecution } from './execution-dir.js';
 
+afterEach(cleanupTempDirs);
+
 let root: string;
 let data: string;
 let baseDir: string;
 beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), 'exec-dir-'));
+  root = makeTempDirSync('exec-dir-').path;
   data = join(root, 'data');
   baseDir = join(root, 'managed');
   mkdirSync(data);

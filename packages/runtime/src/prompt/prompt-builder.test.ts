@@ -1,16 +1,18 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { cleanupTempDirs, makeTempDirSync } from '@hankweave/durable-io/testing';
 import { hankConfigSchema } from '@hankweave/types';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { buildPrompts, renderPromptText } from './prompt-builder.js';
+
+afterEach(cleanupTempDirs);
 
 const paths = { agentRoot: '/exec/agentRoot', dataDir: '/exec/agentRoot/read_only_data_source' };
 
 describe('buildPrompts()', () => {
   it('joins prompt files, keeps the first frontmatter and builds the system append', async () => {
-    const hankDir = mkdtempSync(join(tmpdir(), 'prompts-'));
+    const hankDir = makeTempDirSync('prompts-').path;
     mkdirSync(join(hankDir, 'p'));
     writeFileSync(
       join(hankDir, 'p/a.md'),
@@ -73,7 +75,7 @@ describe('buildPrompts()', () => {
   });
 
   it('names the field, the reference and the absolute path looked for when a prompt is missing', async () => {
-    const hankDir = mkdtempSync(join(tmpdir(), 'prompts-'));
+    const hankDir = makeTempDirSync('prompts-').path;
     mkdirSync(join(hankDir, 'prompts'));
     const config = hankConfigSchema.parse({
       meta: { name: 'h', version: '1' },
@@ -106,7 +108,7 @@ describe('renderPromptText()', () => {
 
   // Issue 31: an agent replaced a prompt file with a FIFO and the next codon hung forever.
   it('refuses a prompt file that is a FIFO at once, naming it, instead of blocking', async () => {
-    const hankDir = mkdtempSync(join(tmpdir(), 'prompts-'));
+    const hankDir = makeTempDirSync('prompts-').path;
     execFileSync('mkfifo', [join(hankDir, 'task.md')]);
     const config = hankConfigSchema.parse({
       meta: { name: 'h', version: '1' },

@@ -1,9 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { cleanupTempDirs, makeTempDirSync } from '@hankweave/durable-io/testing';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createRuntime } from '../index.js';
 import { NO_SENTINELS, type SentinelHost } from './sentinel-host.js';
+
+afterEach(cleanupTempDirs);
 
 const codon = (id: string, extra: Record<string, unknown> = {}) => ({
   id,
@@ -40,7 +42,7 @@ const hank = {
 
 describe("sentinels on a parallel block's codons", () => {
   it('are refused, before anything is created, with a host that cannot open one per branch', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'branch-sentinels-'));
+    const root = makeTempDirSync('branch-sentinels-').path;
     const dataPath = join(root, 'data');
     mkdirSync(dataPath);
     const baseDir = join(root, 'executions');
