@@ -121,7 +121,10 @@ describe('TreeWatcher', () => {
     try {
       again = await TreeWatcher.start(root, SETTLE);
     } catch (error) {
-      expect(error).toMatchObject({ code: 'FILES_WATCH_UNAVAILABLE' });
+      expect(error).toMatchObject({
+        code: 'FILES_WATCH_UNAVAILABLE',
+        details: { leftBehind: true },
+      });
       expect(String(error)).toMatch(/could not be removed/);
     }
     try {

@@ -4,10 +4,9 @@ import { cleanupTempDirs, makeTempDir } from '@hankweave/durable-io/testing';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChangeScanner } from './change-scanner.js';
-import { FilesError } from './errors.js';
 import { type FileChanges, type FileSnapshot, snapshot } from './snapshot.js';
 import { applyFileOp, fileOp } from './testing/file-ops.js';
-import { TreeWatcher } from './tree-watcher.js';
+import { startWatcherOrWalk } from './testing/watcher-or-walk.js';
 
 // The watcher-fed scan against a walk of the same tree at the same moments: random file
 // operations (the ones that lose inotify events when handled naively: new directories filled
@@ -43,20 +42,6 @@ const pathsOf = (changes: FileChanges) => ({
   deleted: changes.deleted.map((change) => change.path),
 });
 
-/**
- * A watcher, or none where a caller would walk: restarts here happen within one process, where
- * a tree moved out of the root and deleted later leaves the earlier watcher's native tree behind
- * (its unsubscribe fails), and a new watcher of that root is then refused.
- */
-async function startOrWalk(root: string): Promise<TreeWatcher | undefined> {
-  try {
-    return await TreeWatcher.start(root, SETTLE);
-  } catch (error) {
-    if (FilesError.is(error) && /could not be removed/.test(error.message)) return undefined;
-    throw error;
-  }
-}
-
 describe('TreeWatcher with ChangeScanner.scanWatched (property)', () => {
   it('sees what a walk sees, step by step and across restarts', async () => {
     await fc.assert(
@@ -71,7 +56,7 @@ describe('TreeWatcher with ChangeScanner.scanWatched (property)', () => {
           mkdirSync(outside);
           writeFileSync(join(root, 'x.ts'), 'seed');
           writeFileSync(join(root, 'a/c/x.ts'), 'seed');
-          let watcher = await startOrWalk(root);
+          let watcher = await startWatcherOrWalk(root, SETTLE);
           let watched = new ChangeScanner(root, watcher ? { watcher } : {});
           const walked = new ChangeScanner(root);
           try {
@@ -84,7 +69,7 @@ describe('TreeWatcher with ChangeScanner.scanWatched (property)', () => {
                 // last snapshot it knew (the first scan after a restart walks).
                 const known = new Map(watched.current);
                 await watcher?.close();
-                watcher = await startOrWalk(root);
+                watcher = await startWatcherOrWalk(root, SETTLE);
                 watched = new ChangeScanner(root, {
                   baseline: known,
                   ...(watcher ? { watcher } : {}),

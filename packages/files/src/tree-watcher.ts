@@ -249,7 +249,10 @@ export class TreeWatcher {
         throw new FilesError(
           'FILES_WATCH_UNAVAILABLE',
           `${dirAbs} could not be watched (${error instanceof Error ? error.message : String(error)}); ${next}`,
-          { cause: error, details: { root: this.root } },
+          {
+            cause: error,
+            details: { root: this.root, leftBehind: error instanceof StaleNativeWatch },
+          },
         );
       }
       // A new directory gone again before its watch was added is dirty already. One still

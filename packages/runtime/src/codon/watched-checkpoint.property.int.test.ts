@@ -3,8 +3,8 @@ import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CheckpointEngine } from '@hankweave/checkpoints';
 import { cleanupTempDirs, makeTempDir } from '@hankweave/durable-io/testing';
-import { ChangeScanner, comparePaths, FilesError, TreeWatcher } from '@hankweave/files';
-import { applyFileOp, fileOp } from '@hankweave/files/testing';
+import { ChangeScanner, comparePaths } from '@hankweave/files';
+import { applyFileOp, fileOp, startWatcherOrWalk } from '@hankweave/files/testing';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -47,20 +47,6 @@ function nativeTree(gitDir: string, workTree: string, files: readonly string[]):
   return run(['write-tree']).trim();
 }
 
-/**
- * A watcher on `root`, or none where the runtime would walk too (AgentRootWatch): this test
- * restarts within one process, where an earlier watcher's native tree may be left behind (a
- * tree moved out of the root and deleted later makes its unsubscribe fail), and then refuses.
- */
-async function startOrWalk(root: string): Promise<TreeWatcher | undefined> {
-  try {
-    return await TreeWatcher.start(root, SETTLE);
-  } catch (error) {
-    if (FilesError.is(error) && /could not be removed/.test(error.message)) return undefined;
-    throw error;
-  }
-}
-
 describe('checkpoints from watched scans (property)', () => {
   it('commit the tree a full walk commits and native git writes, across restarts', async () => {
     await fc.assert(
@@ -79,7 +65,7 @@ describe('checkpoints from watched scans (property)', () => {
         writeFileSync(join(root, 'a/c/x.ts'), 'seed');
 
         const open = async () => {
-          const watcher = await startOrWalk(root);
+          const watcher = await startWatcherOrWalk(root, SETTLE);
           return {
             watcher,
             scanner: new ChangeScanner(root, watcher ? { watcher } : {}),

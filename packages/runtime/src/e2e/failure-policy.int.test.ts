@@ -1,38 +1,23 @@
 import type { HankweaveEvent } from '@hankweave/types';
 import { describe, expect, it } from 'vitest';
 import { makeWorld, runtimeFor, waitForEvent } from '../../test/harness-env.js';
+import { writerCodon, writerConversation } from '../../test/writer-hank.js';
 
-const codon = (id: string, extra: Record<string, unknown> = {}) => ({
-  id,
-  name: `Codon ${id}`,
-  model: 'sonnet',
-  continuationMode: 'fresh',
-  promptText: `TASK_${id.toUpperCase()}: write ${id}.txt`,
-  checkpointedFiles: ['*.txt'],
-  ...extra,
-});
 const hank = (middle: Record<string, unknown>) => ({
   meta: { name: 'policies', version: '1.0.0' },
-  hank: [codon('first'), codon('middle', middle), codon('last')],
-});
-const writes = (id: string) => ({
-  match: { marker: `TASK_${id.toUpperCase()}` },
-  turns: [
-    {
-      content: [{ write: { path: `${id}.txt`, content: `${id} done\n` } }],
-      usage: { inputTokens: 100, outputTokens: 20 },
-    },
-    { content: [{ text: 'Done.' }], usage: { inputTokens: 120, outputTokens: 5 } },
-  ],
+  hank: [writerCodon('first'), writerCodon('middle', middle), writerCodon('last')],
 });
 const script = (failure: Record<string, unknown>, times: number | 'always') => ({
   conversations: [
-    writes('first'),
+    writerConversation('first'),
     {
-      ...writes('middle'),
-      turns: [{ ...writes('middle').turns[0], fail: failure, times }, writes('middle').turns[1]],
+      ...writerConversation('middle'),
+      turns: [
+        { ...writerConversation('middle').turns[0], fail: failure, times },
+        writerConversation('middle').turns[1],
+      ],
     },
-    writes('last'),
+    writerConversation('last'),
   ],
 });
 const completions = (events: HankweaveEvent[]) =>

@@ -3,27 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { shadowGit } from '../../test/git-oracle.js';
 import { makeWorld, runtimeFor, waitForEvent } from '../../test/harness-env.js';
-
-const codon = (id: string, extra: Record<string, unknown> = {}) => ({
-  id,
-  name: `Codon ${id}`,
-  model: 'sonnet',
-  continuationMode: 'fresh',
-  promptText: `TASK_${id.toUpperCase()}: write ${id}.txt`,
-  checkpointedFiles: ['*.txt'],
-  onFailure: 'ignore',
-  ...extra,
-});
-const writeThen = (id: string, last: Record<string, unknown>) => ({
-  match: { marker: `TASK_${id.toUpperCase()}` },
-  turns: [
-    {
-      content: [{ write: { path: `${id}.txt`, content: `${id} wrote this\n` } }],
-      usage: { inputTokens: 10, outputTokens: 5 },
-    },
-    last,
-  ],
-});
+import { writerCodon, writerConversation } from '../../test/writer-hank.js';
 
 // Error and skipped checkpoints: a codon that fails after writing, one skipped mid-run; a rollback
 // to each restores exactly what that checkpoint holds.
@@ -32,17 +12,25 @@ describe('rollback to error and skipped checkpoints', () => {
     const world = await makeWorld({
       hank: {
         meta: { name: 'fail-skip', version: '1.0.0' },
-        hank: [codon('broken'), codon('slow'), codon('after')],
+        hank: [
+          writerCodon('broken', { onFailure: 'ignore' }),
+          writerCodon('slow', { onFailure: 'ignore' }),
+          writerCodon('after', { onFailure: 'ignore' }),
+        ],
       },
       script: {
         conversations: [
-          writeThen('broken', { fail: { kind: 'server-error' }, times: 'always', content: [] }),
-          writeThen('slow', {
+          writerConversation('broken', {
+            fail: { kind: 'server-error' },
+            times: 'always',
+            content: [],
+          }),
+          writerConversation('slow', {
             fail: { kind: 'stall', phase: 'before-headers' },
             times: 'always',
             content: [],
           }),
-          writeThen('after', { content: [{ text: 'done' }] }),
+          writerConversation('after', { content: [{ text: 'done' }] }),
         ],
       },
     });
@@ -91,7 +79,7 @@ describe('rollback to error and skipped checkpoints', () => {
       'broken.txt',
     );
     expect(exists('slow.txt')).toBe(false);
-    expect(readFileSync(join(agentRoot, 'broken.txt'), 'utf8')).toBe('broken wrote this\n');
+    expect(readFileSync(join(agentRoot, 'broken.txt'), 'utf8')).toBe('broken done\n');
 
     await runtime.command({
       type: 'rollback.toCodon',
@@ -100,7 +88,7 @@ describe('rollback to error and skipped checkpoints', () => {
     expect(
       shadowGit(runtime.executionDir, ['ls-tree', '-r', '--name-only', skipSha]).trim().split('\n'),
     ).toEqual(['broken.txt', 'slow.txt']);
-    expect(readFileSync(join(agentRoot, 'slow.txt'), 'utf8')).toBe('slow wrote this\n');
+    expect(readFileSync(join(agentRoot, 'slow.txt'), 'utf8')).toBe('slow done\n');
     expect(shadowGit(runtime.executionDir, ['fsck', '--full'])).toBe('');
     await runtime.close();
     await world.close();

@@ -3,25 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { shadowGit } from '../../test/git-oracle.js';
 import { makeWorld, runtimeFor, waitForEvent } from '../../test/harness-env.js';
-
-const codon = (id: string) => ({
-  id,
-  name: `Codon ${id}`,
-  model: 'sonnet',
-  continuationMode: 'fresh',
-  promptText: `TASK_${id.toUpperCase()}: write ${id}.txt`,
-  checkpointedFiles: ['*.txt'],
-});
-const writes = (id: string) => ({
-  match: { marker: `TASK_${id.toUpperCase()}` },
-  turns: [
-    {
-      content: [{ write: { path: `${id}.txt`, content: `${id} wrote this\n` } }],
-      usage: { inputTokens: 10, outputTokens: 5 },
-    },
-    { content: [{ text: 'done' }] },
-  ],
-});
+import { writerCodon, writerConversation } from '../../test/writer-hank.js';
 
 // A rollback in the process that took the last checkpoint tells the checkpoint engine which
 // paths changed (issue 39): the checkpoint hint plus one more scan, from file events on a big
@@ -37,9 +19,9 @@ describe('a rollback restores from the checkpoint hint', () => {
       const world = await makeWorld({
         hank: {
           meta: { name: 'hinted', version: '1.0.0' },
-          hank: [codon('first'), codon('second')],
+          hank: [writerCodon('first'), writerCodon('second')],
         },
-        script: { conversations: [writes('first'), writes('second')] },
+        script: { conversations: [writerConversation('first'), writerConversation('second')] },
       });
       const { runtime, events } = runtimeFor(world, { autostart: false, fileWatch });
       try {
@@ -61,7 +43,7 @@ describe('a rollback restores from the checkpoint hint', () => {
           '--grep=^completed:first ',
         ]).trim();
         // Same size as the checkpoint's content: nothing but a scan tells it changed.
-        writeFileSync(agentFile('first.txt'), 'FIRST WROTE THIS\n');
+        writeFileSync(agentFile('first.txt'), 'FIRST DONE\n');
         writeFileSync(agentFile('late.txt'), 'made after every checkpoint');
 
         await runtime.command({
@@ -71,7 +53,7 @@ describe('a rollback restores from the checkpoint hint', () => {
         expect(readFileSync(agentFile('first.txt'), 'utf8')).toBe(
           shadowGit(executionDir, ['show', `${sha}:first.txt`]),
         );
-        expect(readFileSync(agentFile('first.txt'), 'utf8')).toBe('first wrote this\n');
+        expect(readFileSync(agentFile('first.txt'), 'utf8')).toBe('first done\n');
         expect(existsSync(agentFile('second.txt'))).toBe(false);
         expect(existsSync(agentFile('late.txt'))).toBe(false);
         const log = readFileSync(join(executionDir, '.hankweave/logs/server.log'), 'utf8');

@@ -3,48 +3,30 @@ import { join, relative } from 'node:path';
 import type { HankweaveEvent, HankweaveState } from '@hankweave/types';
 import { describe, expect, it } from 'vitest';
 import { makeWorld, runtimeFor } from '../../test/harness-env.js';
+import { writerCodon, writerConversation } from '../../test/writer-hank.js';
 import { executionLayout } from '../index.js';
 
 // Record a hank with the real agent on the scripted model, then replay its execution: no agent,
 // no model, the real parser, costs, state, journal and checkpoints.
-const codon = (id: string, extra: Record<string, unknown> = {}) => ({
-  id,
-  name: `Codon ${id}`,
-  model: 'sonnet',
-  continuationMode: 'fresh',
-  promptText: `TASK_${id.toUpperCase()}: write ${id}.txt`,
-  checkpointedFiles: ['*.txt'],
-  ...extra,
-});
-const writes = (id: string) => ({
-  match: { marker: `TASK_${id.toUpperCase()}` },
-  turns: [
-    {
-      content: [{ write: { path: `${id}.txt`, content: `${id} done\n` } }],
-      usage: { inputTokens: 100, outputTokens: 20 },
-    },
-    { content: [{ text: 'Done.' }], usage: { inputTokens: 120, outputTokens: 5 } },
-  ],
-});
 const hank = {
   meta: { name: 'replayed', version: '1.0.0' },
   hank: [
-    codon('first'),
-    codon('middle', { onFailure: 'retry', retryConfig: { maxAttempts: 3, delayMs: 20 } }),
-    codon('last'),
+    writerCodon('first'),
+    writerCodon('middle', { onFailure: 'retry', retryConfig: { maxAttempts: 3, delayMs: 20 } }),
+    writerCodon('last'),
   ],
 };
 const script = {
   conversations: [
-    writes('first'),
+    writerConversation('first'),
     {
-      ...writes('middle'),
+      ...writerConversation('middle'),
       turns: [
-        { ...writes('middle').turns[0], fail: { kind: 'overloaded' }, times: 1 },
-        writes('middle').turns[1],
+        { ...writerConversation('middle').turns[0], fail: { kind: 'overloaded' }, times: 1 },
+        writerConversation('middle').turns[1],
       ],
     },
-    writes('last'),
+    writerConversation('last'),
   ],
 };
 
