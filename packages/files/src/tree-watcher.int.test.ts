@@ -99,6 +99,31 @@ describe('TreeWatcher', () => {
     }
   });
 
+  it('settles at once when a directory is replaced and its watched subdirectory moved into the new one', async () => {
+    const { root, watcher, scanner } = await setup();
+    try {
+      await scanner.scanWatched(['**']);
+      mkdirSync(join(root, 'b'));
+      await scanner.scanWatched(['**']); // `b` gets a subscription
+      mkdirSync(join(root, 'b/d'));
+      await scanner.scanWatched(['**']); // and so does `b/d`
+      // `b/d` keeps its inode in the new `b`, but its subscription went with the old `b`.
+      renameSync(join(root, 'b'), join(root, 'old'));
+      mkdirSync(join(root, 'b'));
+      renameSync(join(root, 'old/d'), join(root, 'b/d'));
+      writeFileSync(join(root, 'b/d/x.ts'), 'x');
+      const started = Date.now();
+      const result = await scanner.scanWatched(['**']);
+      expect(Date.now() - started).toBeLessThan(SETTLE.settleTimeoutMs / 3);
+      expect(result.by).toBe('events');
+      expect(created(result)).toEqual(['b/d/x.ts']);
+      writeFileSync(join(root, 'b/d/y.ts'), 'y');
+      expect(created(await scanner.scanWatched(['**']))).toEqual(['b/d/y.ts']);
+    } finally {
+      await watcher.close();
+    }
+  });
+
   // @parcel/watcher keeps one native tree per directory per process. A tree moved out of the
   // root and deleted there leaves watches the kernel has dropped; the unsubscribe then fails
   // half-way and the old tree stays, and a new subscription of that directory reused it without

@@ -141,6 +141,8 @@ export class TreeWatcher {
     const placed: (() => void)[] = [];
     const arrivals: Promise<boolean>[] = [];
     for (const [dir, watched] of [...this.#subscriptions]) {
+      // Forgotten while this loop ran (below a directory found replaced): nothing listens there.
+      if (this.#subscriptions.get(dir) !== watched) continue;
       const cookie = `${dir}/${name}`;
       const arrived = new Promise<boolean>((resolve) => {
         const timer = setTimeout(() => resolve(false), this.#settleTimeoutMs);
