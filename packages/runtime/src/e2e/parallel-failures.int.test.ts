@@ -25,10 +25,12 @@ describe('a failure inside a parallel block', () => {
                   codon('bad', {
                     onFailure: 'abort',
                     // Fails until the file exists: the first run fails, the resume does not.
+                    // Late enough that the fine branch's agent has finished even on a loaded
+                    // CI machine (6 s was not, once).
                     rigSetup: [
                       {
                         type: 'command',
-                        command: { run: 'test -f "$HOME/fixed" || { sleep 6; exit 1; }' },
+                        command: { run: 'test -f "$HOME/fixed" || { sleep 20; exit 1; }' },
                       },
                     ],
                   }),
@@ -40,7 +42,7 @@ describe('a failure inside a parallel block', () => {
                   // Still busy when the other branch fails, in the first run only.
                   codon('slow', {
                     rigSetup: [
-                      { type: 'command', command: { run: 'test -f "$HOME/fixed" || sleep 30' } },
+                      { type: 'command', command: { run: 'test -f "$HOME/fixed" || sleep 90' } },
                     ],
                   }),
                   codon('later'),
