@@ -28,3 +28,17 @@ export const writes = (
   content = `${id}\n`,
   turn: Record<string, unknown> = {},
 ) => answers(id, [{ write: { path, content } }], turn);
+
+/** A codon asked for `<id>.txt`, tracking the top level's `.txt` files. */
+export const writerCodon = (id: string, extra: Record<string, unknown> = {}) =>
+  codon(id, {
+    promptText: `TASK_${id.toUpperCase()}: write ${id}.txt`,
+    checkpointedFiles: ['*.txt'],
+    ...extra,
+  });
+
+/** Codon `id` writes `<id>.txt` holding `<id> done`; `last` replaces its closing turn. */
+export const writerConversation = (id: string, last?: Record<string, unknown>) => {
+  const conversation = writes(id, `${id}.txt`, `${id} done\n`);
+  return last ? { ...conversation, turns: [conversation.turns[0], last] } : conversation;
+};

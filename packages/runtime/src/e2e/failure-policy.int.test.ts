@@ -1,7 +1,7 @@
 import type { HankweaveEvent } from '@hankweave/types';
 import { describe, expect, it } from 'vitest';
+import { writerCodon, writerConversation } from '../../test/hank-builders.js';
 import { makeWorld, runtimeFor, waitForEvent } from '../../test/harness-env.js';
-import { writerCodon, writerConversation } from '../../test/writer-hank.js';
 
 const hank = (middle: Record<string, unknown>) => ({
   meta: { name: 'policies', version: '1.0.0' },

@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { shadowGit } from '../../test/git-oracle.js';
+import { writerCodon, writerConversation } from '../../test/hank-builders.js';
 import { makeWorld, runtimeFor, waitForEvent } from '../../test/harness-env.js';
-import { writerCodon, writerConversation } from '../../test/writer-hank.js';
 
 // Error and skipped checkpoints: a codon that fails after writing, one skipped mid-run; a rollback
 // to each restores exactly what that checkpoint holds.

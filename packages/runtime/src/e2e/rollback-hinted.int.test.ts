@@ -2,8 +2,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { shadowGit } from '../../test/git-oracle.js';
+import { writerCodon, writerConversation } from '../../test/hank-builders.js';
 import { makeWorld, runtimeFor, waitForEvent } from '../../test/harness-env.js';
-import { writerCodon, writerConversation } from '../../test/writer-hank.js';
 
 // A rollback in the process that took the last checkpoint tells the checkpoint engine which
 // paths changed (issue 39): the checkpoint hint plus one more scan, from file events on a big

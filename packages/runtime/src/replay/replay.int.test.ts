@@ -2,8 +2,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { HankweaveEvent, HankweaveState } from '@hankweave/types';
 import { describe, expect, it } from 'vitest';
+import { writerCodon, writerConversation } from '../../test/hank-builders.js';
 import { makeWorld, runtimeFor } from '../../test/harness-env.js';
-import { writerCodon, writerConversation } from '../../test/writer-hank.js';
 import { executionLayout } from '../index.js';
 
 // Record a hank with the real agent on the scripted model, then replay its execution: no agent,
