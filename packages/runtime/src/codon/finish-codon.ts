@@ -3,6 +3,7 @@ import {
   type ActiveCodonStatus,
   type BudgetExceeded,
   type CheckpointType,
+  type CodonStatus,
   type ExitStatus,
   type FailureReason,
   hankLoops,
@@ -54,9 +55,30 @@ export const failedEnding = (failureReason: FailureReason, exitCode = 1): Ending
   exitStatus: { type: 'error', code: exitCode },
 });
 
-/** The ending a stop request gives: skipped, or failed as force-stopped or interrupted. */
-export function stoppedEnding(reason: StopReason, outcome?: AgentOutcome): Ending {
-  return { ...endingOfStop(reason, outcome), byStop: true };
+/**
+ * The ending a stop request gives: skipped, or failed as force-stopped or interrupted, or the
+ * budget's own ending. `from` is the codon's status when it ends.
+ */
+export function stoppedEnding(
+  reason: StopReason,
+  from: CodonStatus,
+  outcome?: AgentOutcome,
+): Ending {
+  return { ...endingOfStop(beforeItsAgent(reason, from), outcome), byStop: true };
+}
+
+/**
+ * A spent hank budget stops a parallel block's other branches, and one of them may not have an
+ * agent at work yet (its rig runs, or its agent has not reported its session): it spent nothing
+ * and its agent did nothing, so it cannot complete as a budget stop does (a codon completes only
+ * from a running agent). It ends as a codon the stop interrupted, and a resume runs it again, as
+ * the budget gate would have left it not run had it come a moment later.
+ */
+function beforeItsAgent(reason: StopReason, from: CodonStatus): StopReason {
+  const agentAtWork = from === 'running' || from === 'completing-sentinels';
+  return reason.kind === 'budget' && reason.onExceeded === 'complete' && !agentAtWork
+    ? { kind: 'shutdown', cause: 'budget exceeded' }
+    : reason;
 }
 
 function endingOfStop(reason: StopReason, outcome?: AgentOutcome): Ending {
@@ -146,7 +168,7 @@ export function agentEnding(attempt: CodonAttempt, run: AgentRun): Ending {
       ? { type: 'success' }
       : { type: 'error', code: exitCode };
   const stop = attempt.control.stopReason;
-  if (stop) return stoppedEnding(stop, outcome);
+  if (stop) return stoppedEnding(stop, attempt.control.status, outcome);
   if (exitCode === 0 && outcome.resultReceived && !outcome.failureReason && !contextExceeded) {
     return { status: 'completed', exitCode: 0, exitStatus, outcome };
   }
@@ -225,8 +247,10 @@ export async function finishCodon(
   // with its checkpoint and its plan decision (a branch codon whose condition is read while a
   // sibling's failure stops the run would otherwise be recorded skipped with its loop's next
   // iteration never planned).
+  // A budget stop that came before the codon's agent was at work ends it as interrupted too.
+  const interruptedEnding = ending.status === 'failed' && ending.failureReason.interrupted === true;
   const interrupted =
-    control.stopReason?.kind === 'shutdown' &&
+    (control.stopReason?.kind === 'shutdown' || interruptedEnding) &&
     ending.status !== 'completed' &&
     !(ending.status === 'skipped' && ending.condition !== undefined);
   const checkpointType: CheckpointType =

@@ -46,10 +46,14 @@ export async function runCodon(
   if (prepared.kind === 'failed') {
     // A rig command killed because the codon was stopped (a shutdown, a sibling branch's failure)
     // was interrupted, not faulty: recorded as such, it runs again on resume even under `ignore`.
-    if (control.stopReason) return finishCodon(attempt, stoppedEnding(control.stopReason));
+    if (control.stopReason) {
+      return finishCodon(attempt, stoppedEnding(control.stopReason, control.status));
+    }
     return finishCodon(attempt, failedEnding(prepared.failureReason, prepared.exitCode));
   }
-  if (control.stopReason) return finishCodon(attempt, stoppedEnding(control.stopReason));
+  if (control.stopReason) {
+    return finishCodon(attempt, stoppedEnding(control.stopReason, control.status));
+  }
   moveCodon(attempt, {
     to: 'starting',
     metadata: prepared.rigSetupCheckpoint ? { checkpointSha: prepared.rigSetupCheckpoint } : {},

@@ -54,7 +54,7 @@ describe('a hank budget shared by parallel branches', () => {
       finalCost?: number;
       partialCost?: number;
       budgetExceeded?: { used: number } | null;
-      failureReason?: { message: string };
+      failureReason?: { message: string; interrupted?: boolean };
     }[];
     const story = JSON.stringify(records);
     // The block did not merge: the run stopped inside it.
@@ -64,11 +64,16 @@ describe('a hank budget shared by parallel branches', () => {
       (record) => (record.budgetExceeded?.used ?? 0) > 0.2 && (record.finalCost ?? 0) < 0.2,
     );
     expect(pooled, story).toBeDefined();
-    // Every branch running when the budget ran out says the budget stopped it, or ended on its
-    // own: none is recorded as interrupted by a shutdown (nobody asked for one), whichever branch
-    // noticed first (its watchdog, or the gate before another branch's next codon).
+    // Every branch whose agent was at work when the budget ran out says the budget stopped it,
+    // or ended on its own, whichever branch noticed first (its watchdog, or the gate before
+    // another branch's next codon). A branch codon whose agent had not yet reported its session
+    // spent nothing: the budget interrupts it (a resume runs it again), as the next test pins.
     for (const record of records) {
-      expect(record.failureReason?.message ?? '', story).not.toMatch(/Interrupted/);
+      if (record.failureReason?.interrupted) {
+        expect(record.failureReason.message, story).toMatch(/spent budget/);
+        expect(record.finalCost ?? 0, story).toBe(0);
+        continue;
+      }
       expect(record.status, story).toBe('completed');
     }
     expect(records.filter((record) => record.budgetExceeded).length, story).toBeGreaterThan(0);
@@ -79,5 +84,65 @@ describe('a hank budget shared by parallel branches', () => {
       0,
     );
     expect(spent).toBeLessThanOrEqual(0.2 + 3 * TURN_DOLLARS + 0.001);
+  }, 120_000);
+
+  // Before the fix, the budget stop "completed" a codon that had no agent at work (preparing:
+  // its rig command ran), which the state machine refuses: the runtime failed with a StateError
+  // and the run ended forced. It came up as a race in the test above (a branch's next codon
+  // between its agent's start and its session), 2 runs in 9 on a warm process.
+  it('interrupts a branch codon whose rig still runs when the other branches spend the budget', async () => {
+    const world = await makeWorld({
+      hank: {
+        meta: { name: 'parallel-budget-rig', version: '1.0.0' },
+        overrides: { budget: { maxDollars: 0.05 } },
+        hank: [
+          {
+            type: 'parallel',
+            id: 'work',
+            name: 'Work',
+            branches: [
+              // a2's budget gate finds the budget spent and stops the run, b1 included.
+              { id: 'spends', items: [codon('a1'), codon('a2')] },
+              {
+                id: 'prepares',
+                items: [
+                  codon('b1', {
+                    rigSetup: [{ type: 'command', command: { run: 'sleep 30' } }],
+                  }),
+                ],
+              },
+            ],
+          },
+        ],
+      },
+      script: { conversations: [spending('a1'), spending('a2'), spending('b1')] },
+    });
+    const { runtime } = runtimeFor(world);
+    await runtime.start();
+    const exit = await runtime.finished;
+    await world.close();
+    expect(exit.reason).toBe('budget exceeded');
+    const records = runtime.getState().runs.flatMap((run) => run.codons) as {
+      codonId: string;
+      status: string;
+      budgetExceeded?: unknown;
+      claudeSessionId?: string;
+      failureReason?: { message: string; interrupted?: boolean; retriable: boolean };
+    }[];
+    const story = JSON.stringify(records);
+    expect(
+      records.find((record) => record.codonId === 'a1'),
+      story,
+    ).toMatchObject({
+      status: 'completed',
+      budgetExceeded: expect.anything(),
+    });
+    const prepared = records.find((record) => record.codonId === 'b1');
+    expect(prepared, story).toMatchObject({
+      status: 'failed',
+      failureReason: { interrupted: true, retriable: true },
+    });
+    expect(prepared?.failureReason?.message).toMatch(/spent budget/);
+    expect(prepared?.claudeSessionId).toBeUndefined();
   }, 120_000);
 });
