@@ -2,13 +2,14 @@ import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { sleep } from '@hankweave/durable-io';
-import { type ChildUnderTest, spawnChild } from '@hankweave/durable-io/testing';
+import { atDepth, type ChildUnderTest, spawnChild } from '@hankweave/durable-io/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childBundle } from '../test/build-child.js';
 import { cleanupExecutions, makeExecution } from '../test/helpers.js';
 import { nativeGitEnv, runNativeGit } from './testing.js';
 
-const KILLS = 100;
+/** 30 in CI, 100 in `pnpm test:long` (HANKWEAVE_TEST_DEPTH=long). */
+const KILLS = atDepth({ short: 30, long: 100 });
 // A bound for a machine too slow to reach KILLS, not the test's pace: on the project's 2-core
 // machine 100 kills take about 45 s, and a CI run stopped at 99 after a 45-second budget.
 const BUDGET_MS = 90_000;

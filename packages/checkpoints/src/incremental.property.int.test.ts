@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { seededRandom } from '@hankweave/durable-io/testing';
+import { atDepth, seededRandom } from '@hankweave/durable-io/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanupExecutions, type Execution, input, makeExecution } from '../test/helpers.js';
 import type { CheckpointEngine } from './checkpoint-engine.js';
@@ -198,7 +198,11 @@ async function run(seed: number, options: { rounds: number; links: boolean; drop
 describe('CheckpointEngine', () => {
   describe('checkpoint() with the changed hint', () => {
     it('writes the tree native git writes after random changes, without symlinks', async () => {
-      for (const seed of [1, 2]) await run(seed, { rounds: 25, links: false, dropIndex: false });
+      // One seed in CI, four in `pnpm test:long` (HANKWEAVE_TEST_DEPTH=long).
+      const seeds = atDepth({ short: 1, long: 4 });
+      for (let seed = 1; seed <= seeds; seed++) {
+        await run(seed, { rounds: 25, links: false, dropIndex: false });
+      }
     }, 120_000);
 
     it('writes the tree native git writes after random changes with symlinks', async () => {

@@ -10,11 +10,15 @@ export {
   HANDLE_OPERATIONS,
 } from './testing/faulty-fs.js';
 export {
+  atDepth,
   DEFAULT_FUZZ_SEED,
   type FuzzSettings,
   fuzzRuns,
   fuzzSettings,
   fuzzTimeout,
+  TEST_DEPTH_ENV,
+  type TestDepth,
+  testDepth,
 } from './testing/fuzz-settings.js';
 export {
   type ChildExit,

@@ -1,14 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { makeTempDir, spawnChild } from '@hankweave/durable-io/testing';
+import { atDepth, makeTempDir, spawnChild } from '@hankweave/durable-io/testing';
 import { beforeAll, describe, it } from 'vitest';
 import { createFileJournal } from './create-journal.js';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const child = fileURLToPath(new URL('../test/crash-child.mjs', import.meta.url));
 const LANES = 3;
-const KILLS_PER_LANE = 36;
+/** Per lane: 12 in CI (36 kills a mode), 36 in `pnpm test:long` (108 a mode). */
+const KILLS_PER_LANE = atDepth({ short: 12, long: 36 });
 /** A safety bound on a very slow machine; the kill count is asserted after it. */
 const DEADLINE_MS = 90_000;
 
@@ -93,7 +94,8 @@ describe('journal under SIGKILL (real processes)', () => {
         `[crash ${mode}] ${total('kills')} kills, ${total('acknowledged')} acknowledged, ` +
           `${total('stored')} stored, ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
       );
-      expect(total('kills')).toBeGreaterThanOrEqual(100);
+      // The deadline may cut a lane short on a slow machine; nine kills in ten must land.
+      expect(total('kills')).toBeGreaterThanOrEqual(Math.floor(LANES * KILLS_PER_LANE * 0.9));
       expect(total('acknowledged')).toBeGreaterThan(0);
     },
   );

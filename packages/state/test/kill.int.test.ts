@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
+  atDepth,
   type ChildUnderTest,
   makeTempDir,
   spawnChild,
@@ -10,8 +11,9 @@ import {
 import { afterAll, describe, expect, it } from 'vitest';
 import { readState } from '../src/read/read-state.js';
 
-// Real processes, real SIGKILLs: every transition whose flush() resolved must survive.
-const KILLS = Number(process.env.STATE_KILL_COUNT ?? 200);
+// Real processes, real SIGKILLs: every transition whose flush() resolved must survive. 50 kills
+// in CI, 200 in `pnpm test:long` (HANKWEAVE_TEST_DEPTH=long); STATE_KILL_COUNT sets any number.
+const KILLS = Number(process.env.STATE_KILL_COUNT ?? atDepth({ short: 50, long: 200 }));
 const LANES = Number(process.env.STATE_KILL_LANES ?? 2);
 const CHILD = join(import.meta.dirname, 'kill-child.mjs');
 const DIST = join(import.meta.dirname, '..', 'dist', 'index.js');

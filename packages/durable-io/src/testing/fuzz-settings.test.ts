@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_FUZZ_SEED, fuzzSettings, fuzzTimeout } from './fuzz-settings.js';
+import {
+  atDepth,
+  DEFAULT_FUZZ_SEED,
+  fuzzSettings,
+  fuzzTimeout,
+  testDepth,
+} from './fuzz-settings.js';
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -22,5 +28,17 @@ describe('fuzzSettings()', () => {
     expect(fuzzTimeout(50, 10)).toBe(1_000_000);
     vi.stubEnv('FUZZ_RUNS', 'many');
     expect(() => fuzzSettings(50)).toThrow(/FUZZ_RUNS must be an integer/);
+  });
+});
+
+describe('atDepth()', () => {
+  it('takes the short size unless HANKWEAVE_TEST_DEPTH is long, and refuses any other depth', () => {
+    vi.stubEnv('HANKWEAVE_TEST_DEPTH', '');
+    expect(testDepth()).toBe('short');
+    expect(atDepth({ short: 50, long: 200 })).toBe(50);
+    vi.stubEnv('HANKWEAVE_TEST_DEPTH', 'long');
+    expect(atDepth({ short: 50, long: 200 })).toBe(200);
+    vi.stubEnv('HANKWEAVE_TEST_DEPTH', 'deep');
+    expect(() => atDepth({ short: 50, long: 200 })).toThrow(/HANKWEAVE_TEST_DEPTH must be/);
   });
 });

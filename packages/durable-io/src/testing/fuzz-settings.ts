@@ -40,3 +40,29 @@ export function fuzzSettings(defaultRuns: number): FuzzSettings {
 export function fuzzTimeout(defaultRuns: number, msPerRun: number, minMs = 60_000): number {
   return Math.max(minMs, fuzzRuns(defaultRuns) * msPerRun);
 }
+
+/**
+ * How far the torture and kill tests go: `short` (the default, what `pnpm test:int` and CI run)
+ * or `long` (`pnpm test:long`, the same tests at full size, outside CI).
+ */
+export type TestDepth = 'short' | 'long';
+
+/** The variable {@link testDepth} reads: `HANKWEAVE_TEST_DEPTH=long` for the full sizes. */
+export const TEST_DEPTH_ENV = 'HANKWEAVE_TEST_DEPTH';
+
+/** `HANKWEAVE_TEST_DEPTH`: `short` when unset or empty, `long`; anything else is refused. */
+export function testDepth(): TestDepth {
+  const raw = process.env[TEST_DEPTH_ENV];
+  if (raw === undefined || raw === '' || raw === 'short') return 'short';
+  if (raw === 'long') return 'long';
+  throw new TypeError(`${TEST_DEPTH_ENV} must be "short" or "long", not "${raw}"`);
+}
+
+/**
+ * The size of a torture or kill test at the current {@link testDepth}: the `short` one keeps CI
+ * within its time, the `long` one is what the guarantee was first measured at. A test's own
+ * variable (STATE_KILL_COUNT and the like) still wins over both.
+ */
+export function atDepth(sizes: { short: number; long: number }): number {
+  return testDepth() === 'long' ? sizes.long : sizes.short;
+}

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { spawnChild } from '@hankweave/durable-io/testing';
+import { atDepth, spawnChild } from '@hankweave/durable-io/testing';
 import { interpret, validateHank } from '@hankweave/hank';
 import type { HankConfig, HankweaveEvent, HankweaveState } from '@hankweave/types';
 import fc from 'fast-check';
@@ -21,8 +21,8 @@ import { type GeneratedCase, semanticsCase } from './semantics-arbitraries.js';
 // interpreter says for the case without a kill: an attempt the kill cut short has no final
 // status, runs again with the same outcome, and nothing else runs twice or goes missing. Dollar
 // budgets are left out: the money a killed attempt spent is really spent, which the interpreter,
-// told nothing of the kill, cannot know.
-const RUNS = Number(process.env.HANKWEAVE_SEMANTICS_KILL_RUNS ?? 40);
+// told nothing of the kill, cannot know. 12 cases in CI, 40 in `pnpm test:long`.
+const RUNS = Number(process.env.HANKWEAVE_SEMANTICS_KILL_RUNS ?? atDepth({ short: 12, long: 40 }));
 const SEED = Number(process.env.HANKWEAVE_SEMANTICS_SEED ?? 20261129);
 const CHILD = fileURLToPath(new URL('./semantics-child.mjs', import.meta.url));
 const TMP_ROOT = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
