@@ -22,6 +22,28 @@ const spending = (id: string) => ({
   ],
 });
 
+/** The codon records of a run, as these tests read them. */
+interface Recorded {
+  codonId: string;
+  status: string;
+  finalCost?: number;
+  partialCost?: number;
+  claudeSessionId?: string;
+  budgetExceeded?: { used: number } | null;
+  failureReason?: { message: string; interrupted?: boolean; retriable: boolean };
+}
+
+/** Runs `world`'s hank to its end, which must be the spent budget; its records, and them as text. */
+async function runToBudgetStop(world: Awaited<ReturnType<typeof makeWorld>>) {
+  const { runtime } = runtimeFor(world);
+  await runtime.start();
+  const exit = await runtime.finished;
+  await world.close();
+  expect(exit.reason).toBe('budget exceeded');
+  const records = runtime.getState().runs.flatMap((run) => run.codons) as Recorded[];
+  return { records, story: JSON.stringify(records) };
+}
+
 describe('a hank budget shared by parallel branches', () => {
   it('stops every branch once the branches together spent it, within a turn each, before the merge', async () => {
     const branches = ['a', 'b', 'c'];
@@ -43,20 +65,7 @@ describe('a hank budget shared by parallel branches', () => {
       },
       script: { conversations: branches.flatMap((b) => [spending(`${b}1`), spending(`${b}2`)]) },
     });
-    const { runtime } = runtimeFor(world);
-    await runtime.start();
-    const exit = await runtime.finished;
-    await world.close();
-    expect(exit.reason).toBe('budget exceeded');
-    const records = runtime.getState().runs.flatMap((run) => run.codons) as {
-      codonId: string;
-      status: string;
-      finalCost?: number;
-      partialCost?: number;
-      budgetExceeded?: { used: number } | null;
-      failureReason?: { message: string; interrupted?: boolean };
-    }[];
-    const story = JSON.stringify(records);
+    const { records, story } = await runToBudgetStop(world);
     // The block did not merge: the run stopped inside it.
     expect(records.map((record) => record.codonId)).not.toContain('work');
     // A codon was stopped by what the branches spent together, before it spent the budget alone.
@@ -117,19 +126,7 @@ describe('a hank budget shared by parallel branches', () => {
       },
       script: { conversations: [spending('a1'), spending('a2'), spending('b1')] },
     });
-    const { runtime } = runtimeFor(world);
-    await runtime.start();
-    const exit = await runtime.finished;
-    await world.close();
-    expect(exit.reason).toBe('budget exceeded');
-    const records = runtime.getState().runs.flatMap((run) => run.codons) as {
-      codonId: string;
-      status: string;
-      budgetExceeded?: unknown;
-      claudeSessionId?: string;
-      failureReason?: { message: string; interrupted?: boolean; retriable: boolean };
-    }[];
-    const story = JSON.stringify(records);
+    const { records, story } = await runToBudgetStop(world);
     expect(
       records.find((record) => record.codonId === 'a1'),
       story,
