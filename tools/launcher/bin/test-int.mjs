@@ -16,10 +16,20 @@ const env = {
   TURBO_NO_UPDATE_NOTIFIER: '1',
 };
 
+const running = new Set();
+// Ctrl-C reaches the turbo runs too (same process group): wait for them to stop and report. A
+// SIGTERM (a CI timeout) is passed on, so no lane outlives this script.
+process.on('SIGINT', () => {});
+process.on('SIGTERM', () => {
+  for (const child of running) child.kill('SIGTERM');
+});
+
 /** Runs turbo with `args`; resolves with its exit code and how long it took. */
 function turbo(args) {
   const started = Date.now();
   const child = spawn('pnpm', ['exec', 'turbo', ...args], { stdio: 'inherit', env });
+  running.add(child);
+  child.on('close', () => running.delete(child));
   return new Promise((resolve) => {
     child.on('close', (code, signal) =>
       resolve({ code: code ?? (signal ? 1 : 0), seconds: (Date.now() - started) / 1000 }),
@@ -42,7 +52,8 @@ if (extra.length > 0) {
     ];
     const results = await Promise.all(
       lanes.map(([, filters]) =>
-        turbo(['run', 'test:int', '--only', '--concurrency=1', ...filters]),
+        // Two streams into one terminal: turbo's full-screen view would have both fight over it.
+        turbo(['run', 'test:int', '--only', '--concurrency=1', '--ui=stream', ...filters]),
       ),
     );
     process.stdout.write('\nIntegration tests in two lanes:\n');
