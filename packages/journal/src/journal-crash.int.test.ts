@@ -94,8 +94,11 @@ describe('journal under SIGKILL (real processes)', () => {
         `[crash ${mode}] ${total('kills')} kills, ${total('acknowledged')} acknowledged, ` +
           `${total('stored')} stored, ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
       );
-      // The deadline may cut a lane short on a slow machine; nine kills in ten must land.
-      expect(total('kills')).toBeGreaterThanOrEqual(Math.floor(LANES * KILLS_PER_LANE * 0.9));
+      // The deadline may cut a lane short on a slow machine: at least 100 kills in 108 must land
+      // (the bound this test had at its long size, kept in proportion at the short one).
+      expect(total('kills')).toBeGreaterThanOrEqual(
+        Math.ceil((LANES * KILLS_PER_LANE * 100) / 108),
+      );
       expect(total('acknowledged')).toBeGreaterThan(0);
     },
   );
