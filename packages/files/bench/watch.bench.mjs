@@ -75,8 +75,18 @@ async function measure(n) {
     const first = await watched.scanWatched(['**']);
     const firstMs = performance.now() - start;
     if (first.by !== 'walk') throw new Error('the first watched scan should walk');
+    // The first listing walks too: the baseline the events keep up to date.
+    if ((await watched.listTree()).by !== 'walk') throw new Error('the first listing should walk');
 
-    const samples = { walk: [], events: [], work: [], git: [], idle: [] };
+    const samples = {
+      walk: [],
+      events: [],
+      work: [],
+      git: [],
+      idle: [],
+      listWalk: [],
+      listEvents: [],
+    };
     const contenders = [
       ['walk', async () => walked.scan(['**'])],
       ['events', () => watched.scanWatched(['**'])],
@@ -112,6 +122,22 @@ async function measure(n) {
       t = performance.now();
       await watched.scanWatched(['**']);
       samples.idle.push(performance.now() - t);
+      // A checkpoint's listing of the whole tree (every file, directory and ignore file).
+      const listings = [
+        ['listWalk', async () => ({ listing: resolver.listTree(root), by: 'walk' })],
+        ['listEvents', () => watched.listTree()],
+      ];
+      const counts = [];
+      for (const [name, list] of round % 2 === 0 ? listings : [...listings].reverse()) {
+        t = performance.now();
+        const listed = await list();
+        samples[name].push(performance.now() - t);
+        if (name === 'listEvents' && listed.by !== 'events') {
+          throw new Error(`the watched listing walked: ${listed.walkReason}`);
+        }
+        counts.push(listed.listing.files.length + listed.listing.directories.length);
+      }
+      if (counts[0] !== counts[1]) throw new Error(`the listings differ: ${counts.join(' vs ')}`);
       // Files come back after the round: the next round sees them all again.
       writeFileSync(join(dir, 'file-8.ts'), '8\n');
       writeFileSync(join(dir, 'file-9.ts'), '9\n');
@@ -132,8 +158,8 @@ const gitVersion = execFileSync('git', ['--version']).toString().trim();
 const lines = [
   `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, ${gitVersion}. Medians of ${RUNS} rounds.`,
   '',
-  '| tracked files | `git status` | walk (`scan`) | ÷ git | events (`scanWatched`) | ÷ git | of which not waiting | no-change, quiet tree | watcher start | first scan |',
-  '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  '| tracked files | `git status` | walk (`scan`) | ÷ git | events (`scanWatched`) | ÷ git | of which not waiting | no-change, quiet tree | watcher start | first scan | listing: walk (`listTree`) | listing: events |',
+  '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
 ];
 for (const n of SIZES) {
   const r = await measure(n);
@@ -141,7 +167,7 @@ for (const n of SIZES) {
   const walk = median(r.samples.walk);
   const events = median(r.samples.events);
   lines.push(
-    `| ${n.toLocaleString('en')} | ${git.toFixed(1)} ms | ${walk.toFixed(1)} ms | ${(walk / git).toFixed(2)}× | ${events.toFixed(1)} ms | ${(events / git).toFixed(2)}× | ${median(r.samples.work).toFixed(1)} ms | ${median(r.samples.idle).toFixed(1)} ms | ${r.startMs.toFixed(0)} ms | ${r.firstMs.toFixed(0)} ms |`,
+    `| ${n.toLocaleString('en')} | ${git.toFixed(1)} ms | ${walk.toFixed(1)} ms | ${(walk / git).toFixed(2)}× | ${events.toFixed(1)} ms | ${(events / git).toFixed(2)}× | ${median(r.samples.work).toFixed(1)} ms | ${median(r.samples.idle).toFixed(1)} ms | ${r.startMs.toFixed(0)} ms | ${r.firstMs.toFixed(0)} ms | ${median(r.samples.listWalk).toFixed(1)} ms | ${median(r.samples.listEvents).toFixed(1)} ms |`,
   );
   process.stderr.write(
     `${n} files: generated in ${r.generateS.toFixed(1)} s, rss ${(r.rss / 2 ** 20).toFixed(0)} MiB\n`,

@@ -1,11 +1,16 @@
 import type { BigIntStats } from 'node:fs';
 import { FilesError, type FilesWarning } from './errors.js';
 import { ListingCache } from './internal/listing-cache.js';
+import { LiveTree } from './internal/live-tree.js';
 import { absoluteRoot } from './internal/paths.js';
 import { applyDirty, dirtyRoots, LiveSnapshot } from './internal/watched-scan.js';
 import { diff, type FileChanges, type FileSnapshot, scanFiles } from './snapshot.js';
-import type { TreeWatcher } from './tree-watcher.js';
-import { resolverInternals, UnifiedFileResolver } from './unified-file-resolver.js';
+import type { TreeWatcher, WatchedChanges } from './tree-watcher.js';
+import {
+  resolverInternals,
+  type TreeListing,
+  UnifiedFileResolver,
+} from './unified-file-resolver.js';
 
 /** Options of {@link ChangeScanner}. */
 export interface ChangeScannerOptions {
@@ -41,6 +46,47 @@ export interface ScanResult {
   readonly settleMs?: number;
 }
 
+/** What {@link ChangeScanner.listTree} returns. */
+export interface ListedTree {
+  readonly listing: TreeListing;
+  /** How the listing was made: a `walk` of the tree, or the kept listing and the watcher's `events`. */
+  readonly by: 'walk' | 'events';
+  /** Why a listing with a watcher walked. */
+  readonly walkReason?: string;
+}
+
+/** More dirty paths than this since the last listing make it walk: as cheap by then. */
+const MAX_UNLISTED = 10_000;
+
+/** Dirty paths taken from the watcher that one consumer (the snapshot, the tree) has not used yet. */
+class Unused {
+  dirty = new Set<string>();
+  /** Why the consumer must walk instead, if it must. */
+  stale: string | undefined;
+  readonly #max: number;
+
+  constructor(max: number) {
+    this.#max = max;
+  }
+
+  add(taken: WatchedChanges): void {
+    if (taken.stale) this.stale ??= taken.reason ?? 'the watcher may have lost events';
+    if (this.stale !== undefined) return;
+    for (const path of taken.dirty) this.dirty.add(path);
+    if (this.dirty.size > this.#max) {
+      this.stale = `more than ${this.#max} paths changed since the last listing`;
+      this.dirty.clear();
+    }
+  }
+
+  use(): { dirty: string[]; stale: string | undefined } {
+    const used = { dirty: [...this.dirty], stale: this.stale };
+    this.dirty = new Set();
+    this.stale = undefined;
+    return used;
+  }
+}
+
 /**
  * Incremental change detection for one root, meant to run after every tool call that may have
  * touched files. Each walk lstats every directory it walks and reads again only those whose
@@ -58,6 +104,13 @@ export class ChangeScanner {
   private live: LiveSnapshot | undefined;
   private livePatterns: string | undefined;
   private excludeSignature: string | undefined;
+  /** What the watcher reported that the snapshot and the kept listing have yet to look at. */
+  // The snapshot's are bounded by the watcher's `maxDirty`, the tree's collect over many scans.
+  private readonly unusedBySnapshot = new Unused(Number.POSITIVE_INFINITY);
+  private readonly unusedByTree = new Unused(MAX_UNLISTED);
+  /** The whole tree's listing as of the last {@link listTree}, with a watcher only. */
+  private tree: LiveTree | undefined;
+  private treeExcludeSignature: string | undefined;
 
   constructor(root: string, options: ChangeScannerOptions = {}) {
     this.rootAbs = absoluteRoot(root);
@@ -83,6 +136,7 @@ export class ChangeScanner {
     }
     this.watcher = watcher;
     this.live = undefined;
+    this.tree = undefined;
   }
 
   /** The snapshot of the last scan (or the baseline). */
@@ -116,10 +170,11 @@ export class ChangeScanner {
     const settleStart = performance.now();
     await watcher.settle();
     const settleMs = performance.now() - settleStart;
-    const taken = watcher.take();
+    this.takeFrom(watcher);
+    const taken = this.unusedBySnapshot.use();
     const key = patterns.join('\0');
     const exclude = this.readExcludeSignature();
-    let reason = taken.reason;
+    let reason = taken.stale;
     if (!this.live) reason ??= 'the first scan walks';
     else if (key !== this.livePatterns) reason ??= 'the tracked patterns changed';
     else if (exclude !== this.excludeSignature) reason ??= '.git/info/exclude changed';
@@ -141,11 +196,57 @@ export class ChangeScanner {
     this.last = baseline;
     this.listings.clear();
     this.live = undefined;
+    this.tree = undefined;
+  }
+
+  /**
+   * Everything under the root that {@link UnifiedFileResolver.listTree} lists (files of every
+   * kind, directories, the ignore files applied), now. Without a watcher that is a walk. With
+   * one, the scanner keeps the listing of the last call and, after a {@link TreeWatcher.settle},
+   * lists again only the subtrees the file system's events name: on a big tree a few ms instead
+   * of a walk. It walks on the first call, after a {@link reset}, and where {@link scanWatched}
+   * would (the watcher may have lost events, the root `.gitignore` or `.git/info/exclude`
+   * changed). Listing does not use up the events a later {@link scanWatched} needs.
+   *
+   * @throws {FilesError} as {@link UnifiedFileResolver.listTree} does.
+   */
+  async listTree(): Promise<ListedTree> {
+    const watcher = this.watcher;
+    if (!watcher) return { listing: this.resolver.listTree(this.rootAbs), by: 'walk' };
+    await watcher.settle();
+    this.takeFrom(watcher);
+    const taken = this.unusedByTree.use();
+    const exclude = this.readExcludeSignature();
+    let reason = taken.stale;
+    if (!this.tree) reason ??= 'the first listing walks';
+    else if (exclude !== this.treeExcludeSignature) reason ??= '.git/info/exclude changed';
+    const roots = dirtyRoots(taken.dirty);
+    if (!roots) reason ??= 'the root .gitignore changed';
+    if (reason !== undefined || !this.tree || !roots) {
+      const listing = this.resolver.listTree(this.rootAbs);
+      this.tree = new LiveTree(listing);
+      this.treeExcludeSignature = exclude;
+      return { listing, by: 'walk', walkReason: reason };
+    }
+    const below = resolverInternals(this.resolver).listBelow(this.rootAbs, roots);
+    this.tree.replace(roots, below);
+    return { listing: { ...this.tree.toListing(), warnings: below.warnings }, by: 'events' };
+  }
+
+  /** Takes the watcher's events, for the snapshot and for the kept listing alike. */
+  private takeFrom(watcher: TreeWatcher): void {
+    const taken = watcher.take();
+    this.unusedBySnapshot.add(taken);
+    // Nothing to keep up to date before the first listing (its walk sees everything).
+    if (this.tree) this.unusedByTree.add(taken);
   }
 
   private walk(patterns: readonly string[], reason: string | undefined): ScanResult {
     // Taken before the walk: a change the walk misses is in the next take, not lost.
-    if (this.watcher) this.watcher.take();
+    if (this.watcher) {
+      this.takeFrom(this.watcher);
+      this.unusedBySnapshot.use();
+    }
     const exclude = this.watcher ? this.readExcludeSignature() : undefined;
     const warnings: FilesWarning[] = [];
     const next = scanFiles(

@@ -2,6 +2,7 @@ export { type BuildFileTreeOptions, buildFileTree } from './build-file-tree.js';
 export {
   ChangeScanner,
   type ChangeScannerOptions,
+  type ListedTree,
   type ScanResult,
 } from './change-scanner.js';
 export {

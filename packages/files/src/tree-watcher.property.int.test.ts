@@ -7,6 +7,7 @@ import { ChangeScanner } from './change-scanner.js';
 import { type FileChanges, type FileSnapshot, snapshot } from './snapshot.js';
 import { applyFileOp, fileOp } from './testing/file-ops.js';
 import { startWatcherOrWalk } from './testing/watcher-or-walk.js';
+import { type TreeListing, UnifiedFileResolver } from './unified-file-resolver.js';
 
 // The watcher-fed scan against a walk of the same tree at the same moments: random file
 // operations (the ones that lose inotify events when handled naively: new directories filled
@@ -19,8 +20,16 @@ afterEach(cleanupTempDirs);
 const SETTLE = { settleTimeoutMs: 15_000 };
 
 const RUNS = Number(process.env.HANKWEAVE_WATCH_RUNS ?? 25);
-/** A step: some operations, then a scan; sometimes the watcher restarts before the scan. */
-const step = fc.record({ ops: fc.array(fileOp, { maxLength: 5 }), restart: fc.boolean() });
+/**
+ * A step: some operations, then a scan and a listing of the tree (in either order: each must see
+ * every event, whichever came first); sometimes the watcher restarts before them.
+ */
+const step = fc.record({
+  ops: fc.array(fileOp, { maxLength: 5 }),
+  restart: fc.boolean(),
+  listFirst: fc.boolean(),
+  record: fc.boolean(),
+});
 const patternSets = fc.constantFrom(['**'], ['**/*.ts', '*.md', '**/keep.log']);
 
 const statOf = (files: FileSnapshot) =>
@@ -36,13 +45,21 @@ const statOf = (files: FileSnapshot) =>
     ])
     .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
 
+// Everything a listing says, in its order; specials only as far as they are listed.
+const shapeOf = (listing: TreeListing) => ({
+  files: listing.files,
+  directories: listing.directories,
+  specials: listing.specials.filter((path) => listing.files.includes(path)).sort(),
+  ignoreFiles: listing.ignoreFiles,
+});
+
 const pathsOf = (changes: FileChanges) => ({
   created: changes.created.map((change) => change.path),
   modified: changes.modified.map((change) => change.path),
   deleted: changes.deleted.map((change) => change.path),
 });
 
-describe('TreeWatcher with ChangeScanner.scanWatched (property)', () => {
+describe('TreeWatcher with ChangeScanner.scanWatched and listTree (property)', () => {
   it('sees what a walk sees, step by step and across restarts', async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -62,7 +79,10 @@ describe('TreeWatcher with ChangeScanner.scanWatched (property)', () => {
           try {
             await watched.scanWatched(patterns);
             walked.scan(patterns);
-            for (const { ops, restart } of steps) {
+            const resolver = new UnifiedFileResolver();
+            // A listing recorded at an earlier step, as a checkpoint records one.
+            let recorded = resolver.listTree(root);
+            for (const { ops, restart, listFirst, record } of steps) {
               for (const each of ops) applyFileOp(root, outside, each);
               if (restart) {
                 // A new runtime process: a new watcher and a scanner that starts from the
@@ -75,8 +95,24 @@ describe('TreeWatcher with ChangeScanner.scanWatched (property)', () => {
                   ...(watcher ? { watcher } : {}),
                 });
               }
+              const listed = listFirst ? await watched.listTree() : undefined;
               const fromEvents = await watched.scanWatched(patterns);
               const fromWalk = walked.scan(patterns);
+              const { listing, by, walkReason } = listed ?? (await watched.listTree());
+              expect(shapeOf(listing)).toEqual(shapeOf(resolver.listTree(root)));
+              if (watcher && !restart && by === 'walk') {
+                // Only the first listing, or a root .gitignore or exclude edit, may walk.
+                expect(walkReason).toMatch(/root \.gitignore|exclude|first listing/);
+              }
+              // A rollback's shortcut: under the same ignore files, listing under the recorded
+              // rules is listing as the tree stands.
+              if (sameRecords(listing.ignoreFiles, recorded.ignoreFiles)) {
+                const underRecorded = resolver.listTree(root, {
+                  ignoreFiles: recorded.ignoreFiles,
+                });
+                expect(shapeOf(underRecorded)).toEqual(shapeOf(listing));
+              }
+              if (record) recorded = listing;
               expect(statOf(fromEvents.snapshot)).toEqual(statOf(fromWalk.snapshot));
               expect(statOf(fromEvents.snapshot)).toEqual(statOf(snapshot(root, patterns)));
               expect(pathsOf(fromEvents.changes)).toEqual(pathsOf(fromWalk.changes));
@@ -94,3 +130,8 @@ describe('TreeWatcher with ChangeScanner.scanWatched (property)', () => {
     );
   }, 300_000);
 });
+
+function sameRecords(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => b[key] === a[key]);
+}

@@ -9,7 +9,7 @@ import { absoluteRoot, toRootRelative } from './internal/paths.js';
 import { type CompiledPatterns, compilePatterns, normalizePatterns } from './internal/patterns.js';
 import { DEFAULT_RACY_WINDOW_MS, msToNs } from './internal/racy.js';
 import { RecordedIgnores } from './internal/recorded-ignores.js';
-import { visit, type WalkContext, walk } from './internal/walk.js';
+import { type WalkContext, walk, walkAt } from './internal/walk.js';
 
 /** Options of {@link UnifiedFileResolver}. */
 export interface UnifiedFileResolverOptions {
@@ -75,6 +75,12 @@ interface Internals {
    * relative to the root, none below another), in no particular order.
    */
   resolveBelow(root: string, patterns: readonly string[], roots: readonly string[]): ResolveResult;
+  /**
+   * What {@link UnifiedFileResolver.listTree} would list at or below each of `roots` (paths
+   * relative to the root, none below another; a root that is a listed directory is among
+   * `directories`), with the ignore files applied on the way (its ancestors' too).
+   */
+  listBelow(root: string, roots: readonly string[]): TreeListing;
 }
 
 const internals = new WeakMap<UnifiedFileResolver, Internals>();
@@ -112,6 +118,7 @@ export class UnifiedFileResolver {
       racyWindowNs,
       run: (root, patterns, listings) => this.run(root, patterns, listings),
       resolveBelow: (root, patterns, roots) => this.resolveBelow(root, patterns, roots),
+      listBelow: (root, roots) => this.listBelow(root, roots),
     });
   }
 
@@ -172,20 +179,7 @@ export class UnifiedFileResolver {
     const applied = new Set<string>();
     const source: IgnoreSource = options.ignoreFiles
       ? new RecordedIgnores(options.ignoreFiles, this.ignoreCase)
-      : {
-          levelFor: (rootPath, fileAbs, fileRel, dirRel, parent, warn) => {
-            const level = this.gitignores.levelFor(
-              rootPath,
-              fileAbs,
-              fileRel,
-              dirRel,
-              parent,
-              warn,
-            );
-            if (level !== parent) applied.add(fileRel);
-            return level;
-          },
-        };
+      : this.recordingIgnores(applied);
     const files = walk({
       rootAbs,
       fs: this.fs,
@@ -202,10 +196,7 @@ export class UnifiedFileResolver {
     });
     const ignoreFiles: Record<string, string> = {};
     if (options.ignoreFiles) Object.assign(ignoreFiles, options.ignoreFiles);
-    for (const fileRel of applied) {
-      const text = this.gitignores.textOf(rootAbs, fileRel);
-      if (text !== undefined) ignoreFiles[fileRel] = text;
-    }
+    Object.assign(ignoreFiles, this.textsOf(rootAbs, applied));
     return { files, directories, specials, ignoreFiles, warnings };
   }
 
@@ -293,6 +284,52 @@ export class UnifiedFileResolver {
     return compiled;
   }
 
+  /** The on-disk ignore rules, noting in `applied` each ignore file that has rules. */
+  private recordingIgnores(applied: Set<string>): IgnoreSource {
+    return {
+      levelFor: (rootPath, fileAbs, fileRel, dirRel, parent, warn) => {
+        const level = this.gitignores.levelFor(rootPath, fileAbs, fileRel, dirRel, parent, warn);
+        if (level !== parent) applied.add(fileRel);
+        return level;
+      },
+    };
+  }
+
+  /** The bytes (one char per byte) of the ignore files in `applied`, as parsed. */
+  private textsOf(rootAbs: string, applied: Iterable<string>): Record<string, string> {
+    const texts: Record<string, string> = {};
+    for (const fileRel of applied) {
+      const text = this.gitignores.textOf(rootAbs, fileRel);
+      if (text !== undefined) texts[fileRel] = text;
+    }
+    return texts;
+  }
+
+  private listBelow(root: string, roots: readonly string[]): TreeListing {
+    const rootAbs = absoluteRoot(root);
+    const warnings: FilesWarning[] = [];
+    const directories: string[] = [];
+    const specials: string[] = [];
+    const files: string[] = [];
+    const applied = new Set<string>();
+    const context: WalkContext = {
+      rootAbs,
+      fs: this.fs,
+      patterns: this.compile(rootAbs, ['**']),
+      gitignores: this.recordingIgnores(applied),
+      isExcludedName: this.isExcludedName,
+      listings: undefined,
+      directories,
+      specials,
+      warn: (warning) => {
+        warnings.push(warning);
+        this.onWarning?.(warning);
+      },
+    };
+    for (const rel of roots) walkAt(context, rel, files);
+    return { files, directories, specials, ignoreFiles: this.textsOf(rootAbs, applied), warnings };
+  }
+
   private resolveBelow(
     root: string,
     patterns: readonly string[],
@@ -315,43 +352,8 @@ export class UnifiedFileResolver {
         this.onWarning?.(warning);
       },
     };
-    for (const rel of roots) this.resolveOne(context, rel, paths);
+    for (const rel of roots) walkAt(context, rel, paths);
     return { paths, warnings };
-  }
-
-  /** {@link matchAncestors}, walking `rel` itself when it is a directory. */
-  private resolveOne(context: WalkContext, rel: string, out: string[]): void {
-    const { rootAbs, patterns } = context;
-    const prefix = rootAbs.endsWith('/') ? rootAbs : `${rootAbs}/`;
-    let level = this.excludeLevel(rootAbs, prefix, context.warn);
-    const segments = rel.split('/');
-    let dirRel = '';
-    for (let i = 0; i < segments.length; i++) {
-      const name = segments[i] as string;
-      if (this.isExcludedName(name)) return;
-      const fileRel = `${dirRel}.gitignore`;
-      level = this.gitignores.levelFor(
-        rootAbs,
-        prefix + fileRel,
-        fileRel,
-        dirRel,
-        level,
-        context.warn,
-      );
-      const path = dirRel + name;
-      const stats = this.lstatOrUndefined(prefix + path);
-      if (!stats) return;
-      const last = i === segments.length - 1;
-      if (stats.isDirectory()) {
-        if (!patterns.mayDescend(path) || level?.childTest(dirRel)(name, true)) return;
-        if (last) visit(context, prefix + path, `${path}/`, level, out);
-        dirRel = `${path}/`;
-        continue;
-      }
-      // Walks never follow a symlinked directory, so nothing beneath one is ever listed.
-      if (!last || !(stats.isFile() || stats.isSymbolicLink())) return;
-      if (patterns.matches(path) && !level?.childTest(dirRel)(name, false)) out.push(path);
-    }
   }
 
   private run(root: string, patterns: readonly string[], listings?: ListingCache): ResolveResult {

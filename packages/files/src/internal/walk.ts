@@ -1,4 +1,4 @@
-import type { Dirent } from 'node:fs';
+import type { BigIntStats, Dirent } from 'node:fs';
 import { errnoCode, type Fs } from '@hankweave/durable-io';
 import { FilesError, type FilesWarning } from '../errors.js';
 import { sortPaths } from './compare-paths.js';
@@ -159,5 +159,69 @@ export function visit(
       const rel = dirRel + key;
       if (patterns.matches(rel) && !isIgnored?.(key, false)) out.push(rel);
     }
+  }
+}
+
+/**
+ * What a walk of the whole root would list at or below `rel` (a path relative to the root):
+ * the ignore rules of its ancestors applied on the way down, `rel` itself walked when it is a
+ * directory. Nothing when an ancestor is missing, not a directory (never through a symlink),
+ * excluded or ignored. With `directories` and `specials` in the context (a tree listing), `rel`
+ * is listed as the walk would list it, fifos and directories too.
+ */
+export function walkAt(context: WalkContext, rel: string, out: string[]): void {
+  const { rootAbs, patterns } = context;
+  const prefix = prefixOf(rootAbs);
+  let level = context.gitignores.levelFor(
+    rootAbs,
+    `${prefix}.git/info/exclude`,
+    '.git/info/exclude',
+    '',
+    undefined,
+    context.warn,
+  );
+  const segments = rel.split('/');
+  let dirRel = '';
+  for (let i = 0; i < segments.length; i++) {
+    const name = segments[i] as string;
+    if (context.isExcludedName(name)) return;
+    const fileRel = `${dirRel}.gitignore`;
+    level = context.gitignores.levelFor(
+      rootAbs,
+      prefix + fileRel,
+      fileRel,
+      dirRel,
+      level,
+      context.warn,
+    );
+    const path = dirRel + name;
+    const stats = lstatOrUndefined(context.fs, prefix + path);
+    if (!stats) return;
+    const last = i === segments.length - 1;
+    if (stats.isDirectory()) {
+      if (!patterns.mayDescend(path) || level?.childTest(dirRel)(name, true)) return;
+      if (last) {
+        context.directories?.push(path);
+        visit(context, prefix + path, `${path}/`, level, out);
+      }
+      dirRel = `${path}/`;
+      continue;
+    }
+    // Walks never follow a symlinked directory, so nothing beneath one is ever listed.
+    if (!last) return;
+    const special = !(stats.isFile() || stats.isSymbolicLink());
+    if (special && !context.specials) return;
+    if (patterns.matches(path) && !level?.childTest(dirRel)(name, false)) {
+      out.push(path);
+      if (special) context.specials?.push(path);
+    }
+  }
+}
+
+function lstatOrUndefined(fs: Fs, path: string): BigIntStats | undefined {
+  try {
+    return fs.lstatSync(path, { bigint: true });
+  } catch {
+    return undefined;
   }
 }

@@ -1,7 +1,11 @@
+import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
+  closeSync,
+  constants,
   lstatSync,
   mkdirSync,
+  openSync,
   renameSync,
   rmSync,
   symlinkSync,
@@ -12,7 +16,7 @@ import fc from 'fast-check';
 
 // Random file operations for property tests of watched scans (`@hankweave/files/testing`): the ones that lose inotify
 // events when handled naively (new directories filled before their watch exists, trees moved in
-// and out, directories replaced by files), and symlinks, mode changes, .gitignore edits.
+// and out, directories replaced by files), and symlinks, fifos, mode changes, .gitignore edits.
 export const DIRS = ['a', 'b', 'a/c', 'a/c/e', 'b/d'];
 export const FILES = ['x.ts', 'y.log', 'keep.log', 'z.md'];
 export const PATHS = [...FILES, ...DIRS.flatMap((dir) => FILES.map((file) => `${dir}/${file}`))];
@@ -29,6 +33,7 @@ export type Op =
   | { kind: 'dir-to-file'; dir: string }
   | { kind: 'symlink'; path: string; target: string }
   | { kind: 'chmod'; path: string; exec: boolean }
+  | { kind: 'fifo'; path: string }
   | { kind: 'gitignore'; dir: string; rules: string[] };
 
 export const fileOp: fc.Arbitrary<Op> = fc.oneof(
@@ -101,6 +106,10 @@ export const fileOp: fc.Arbitrary<Op> = fc.oneof(
   },
   {
     weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('fifo' as const), path: fc.constantFrom(...PATHS) }),
+  },
+  {
+    weight: 1,
     arbitrary: fc.record({
       kind: fc.constant('gitignore' as const),
       dir: fc.constantFrom('', 'a', 'a/c'),
@@ -108,6 +117,20 @@ export const fileOp: fc.Arbitrary<Op> = fc.oneof(
     }),
   },
 );
+
+/**
+ * Writes a file without blocking: opening a fifo (a `fifo` step may have made one) for writing
+ * would wait for a reader forever; without one it fails (ENXIO), and the step is a no-op.
+ */
+function write(path: string, content: string): void {
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NONBLOCK;
+  const fd = openSync(path, flags, 0o644);
+  try {
+    writeFileSync(fd, content);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /** Every operation tolerates a missing source or an occupied target, as a shell would fail. */
 export function applyFileOp(root: string, outside: string, op: Op): void {
@@ -121,7 +144,7 @@ export function applyFileOp(root: string, outside: string, op: Op): void {
   };
   switch (op.kind) {
     case 'write':
-      tryIt(() => writeFileSync(at(op.path), op.content));
+      tryIt(() => write(at(op.path), op.content));
       break;
     case 'delete':
       tryIt(() => rmSync(at(op.path)));
@@ -133,7 +156,7 @@ export function applyFileOp(root: string, outside: string, op: Op): void {
       // Created and filled at once: files land before any watch on the new directory exists.
       tryIt(() => {
         mkdirSync(at(op.dir), { recursive: true });
-        for (const file of op.files) writeFileSync(at(`${op.dir}/${file}`), `new ${file}`);
+        for (const file of op.files) write(at(`${op.dir}/${file}`), `new ${file}`);
         mkdirSync(at(`${op.dir}/deep/er`), { recursive: true });
         writeFileSync(at(`${op.dir}/deep/er/f.ts`), 'deep');
       });
@@ -172,6 +195,12 @@ export function applyFileOp(root: string, outside: string, op: Op): void {
         if (lstatSync(at(op.path)).isFile()) chmodSync(at(op.path), op.exec ? 0o755 : 0o644);
       });
       break;
+    case 'fifo': {
+      // A named pipe: listed by a tree listing, never by a resolve (git skips it too).
+      const made = spawnSync('mkfifo', [at(op.path)]);
+      if (made.error) throw made.error;
+      break;
+    }
     case 'gitignore':
       tryIt(() =>
         writeFileSync(at(`${op.dir ? `${op.dir}/` : ''}.gitignore`), op.rules.join('\n')),
