@@ -78,7 +78,7 @@ export async function startCodon(attempt: CodonAttempt): Promise<StartResult> {
     resumeSessionId = found.sessionId;
     info(context, `Continuing from previous session: ${resumeSessionId}`);
   }
-  attempt.hint.add(announceTrackedFiles(context, codonId, attempt.patterns));
+  attempt.hint.add(await announceTrackedFiles(context, codonId, attempt.patterns));
   const paths: PromptPaths = {
     hankDir: context.hankDir,
     agentRoot: context.layout.agentRoot,

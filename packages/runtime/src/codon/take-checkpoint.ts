@@ -21,8 +21,8 @@ export async function takeCheckpoint(
     patterns: readonly string[];
   },
 ): Promise<string> {
-  // One walk gives both the tracked files and the listing recorded with the checkpoint.
-  const tree = listAgentRoot(context);
+  // One listing gives both the tracked files and the listing recorded with the checkpoint.
+  const tree = await listAgentRoot(context);
   const files =
     input.patterns.length === 0
       ? []

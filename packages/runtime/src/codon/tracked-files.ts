@@ -1,6 +1,12 @@
 import { basename, join } from 'node:path';
 import { readRegularFileSync } from '@hankweave/durable-io';
-import { buildFileTree, type FileChanges, type FileSnapshot, hashFileSync } from '@hankweave/files';
+import {
+  buildFileTree,
+  comparePaths,
+  type FileChanges,
+  type FileSnapshot,
+  hashFileSync,
+} from '@hankweave/files';
 import { codonTrackedPatterns, type ExecutionCodonEntry } from '@hankweave/types';
 import { entryCodon } from '../plan/planner.js';
 import { emit, type RuntimeContext } from '../runtime/runtime-context.js';
@@ -66,16 +72,24 @@ export async function scanAndReport(
  * `source.kind: 'codon-start'` tells readers apart, and the CLI shows these files as tracked,
  * never as created.
  */
-export function announceTrackedFiles(
+export async function announceTrackedFiles(
   context: RuntimeContext,
   codonId: string,
   patterns: readonly string[],
-): string[] {
+): Promise<string[]> {
   if (patterns.length === 0) return [];
-  const { changes, snapshot, warnings } = context.scanner.scan(patterns);
+  // From the file events where agentRoot is watched: it walks when the patterns changed.
+  const { changes, snapshot, warnings, by, walkReason } =
+    await context.scanner.scanWatched(patterns);
   context.fileWatch?.consider(context.scanner, snapshot.size);
+  if (walkReason !== undefined && context.fileWatch?.watching) {
+    context.log.debug(`File scan walked agentRoot: ${walkReason}`);
+  }
   for (const warning of warnings) context.log.warn(`File scan: ${warning.message}`);
-  const all = [...snapshot.entries()].map(([path, after]) => ({ path, after }));
+  // A watched snapshot lists files found by events last: announce them in git's order anyway.
+  const paths = [...snapshot.keys()];
+  if (by === 'events') paths.sort(comparePaths);
+  const all = paths.map((path) => ({ path, after: snapshot.get(path) }));
   reportChanges(
     context,
     codonId,

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import type { HankweaveEvent } from '@hankweave/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeWorld, runtimeFor, type TestWorld } from '../../test/harness-env.js';
@@ -79,6 +80,49 @@ describe('agentRoot scans from file events (fileWatch)', () => {
       readFileSync(join(run.executionDir, '.hankweave/logs/server.log'), 'utf8');
     expect(log(watched)).toMatch(/Watching agentRoot's file events: \d+ tracked files/);
     expect(log(walked)).not.toMatch(/Watching agentRoot/);
+  });
+
+  it('records the same checkpoint listings as the walk, the later ones from events', () => {
+    const listings = (run: Run) =>
+      run.events.flatMap((event) => {
+        if (event.type !== 'state.transition') return [];
+        if (event.data.transitionType !== 'CheckpointCreated') return [];
+        const { sha, codonId, checkpointType } = event.data.transition.data as {
+          sha: string;
+          codonId: string;
+          checkpointType: string;
+        };
+        const bytes = readFileSync(
+          join(run.executionDir, '.hankweave/checkpoints/listings', `${sha}.json.gz`),
+        );
+        const { untracked, directories, ignoreFiles } = JSON.parse(
+          gunzipSync(bytes).toString('utf8'),
+        );
+        return [{ checkpointType, codonId, untracked, directories, ignoreFiles }];
+      });
+    const recorded = listings(watched);
+    expect(recorded.length).toBeGreaterThan(2);
+    expect(recorded).toEqual(listings(walked));
+    // The first listing of the watched run walks; every later one reads the file events.
+    const log = readFileSync(join(watched.executionDir, '.hankweave/logs/server.log'), 'utf8');
+    const walks = log.match(/Listing walked agentRoot: .*/g) ?? [];
+    expect(walks).toEqual(['Listing walked agentRoot: the first listing walks']);
+  });
+
+  it('walks a scan only for the first one and when the tracked patterns grew', () => {
+    const log = readFileSync(join(watched.executionDir, '.hankweave/logs/server.log'), 'utf8');
+    const walks = log.match(/File scan walked agentRoot: .*/g) ?? [];
+    const codonStarts = watched.events.filter(
+      (event) => event.type === 'state.transition' && event.data.transitionType === 'CodonStarted',
+    ).length;
+    // Every walk is logged: the first, and one for a codon that tracks more; the other codons'
+    // start scans (and every scan after a tool call) read the events.
+    expect(walks.length).toBeGreaterThan(0);
+    expect(walks.length).toBeLessThan(codonStarts);
+    // The watcher's first take ("no changes were taken yet") is the first scan it feeds.
+    for (const walk of walks) {
+      expect(walk).toMatch(/no changes were taken yet|the first scan walks|patterns changed/);
+    }
   });
 
   it('leaves no watch behind once the runs are over', () => {

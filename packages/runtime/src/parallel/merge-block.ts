@@ -227,7 +227,7 @@ async function restoreMerged(host: BlockHost, sha: string, blockId: string): Pro
   host.hint.invalidate();
   context.scanner.reset();
   const files = (await context.engine.files(sha)).map((file) => file.path);
-  await recordListing(context, checkpointListing(sha, listAgentRoot(context), files));
+  await recordListing(context, checkpointListing(sha, await listAgentRoot(context), files));
 }
 
 /**

@@ -27,8 +27,22 @@ export interface CheckpointListing {
   ignoreFiles: Record<string, string>;
 }
 
-/** Lists agentRoot now (warnings go to the log): a checkpoint's files come from it too. */
-export function listAgentRoot(context: RuntimeContext): TreeListing {
+/**
+ * Lists agentRoot now (warnings go to the log): a checkpoint's files come from it too. Where
+ * agentRoot is watched, the scanner keeps the listing and looks again only at what the file
+ * system's events name since the last one (`ChangeScanner.listTree`); elsewhere this walks.
+ */
+export async function listAgentRoot(context: RuntimeContext): Promise<TreeListing> {
+  const { listing, walkReason } = await context.scanner.listTree();
+  if (walkReason !== undefined && context.fileWatch?.watching) {
+    context.log.debug(`Listing walked agentRoot: ${walkReason}`);
+  }
+  for (const warning of listing.warnings) context.log.warn(`File scan: ${warning.message}`);
+  return listing;
+}
+
+/** {@link listAgentRoot} by a walk, synchronously (the recovery of an execution). */
+export function listAgentRootSync(context: RuntimeContext): TreeListing {
   const tree = context.resolver.listTree(context.layout.agentRoot);
   for (const warning of tree.warnings) context.log.warn(`File scan: ${warning.message}`);
   return tree;

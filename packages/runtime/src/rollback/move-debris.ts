@@ -7,10 +7,11 @@ import {
   syncDirectory,
   writeFileAtomic,
 } from '@hankweave/durable-io';
+import type { TreeListing } from '@hankweave/files';
 import { RuntimeError } from '../errors.js';
 import { DEBRIS_MANIFEST, type DebrisManifest } from '../execution/layout.js';
 import type { RuntimeContext } from '../runtime/runtime-context.js';
-import { readListing } from './checkpoint-listing.js';
+import { listAgentRoot, readListing } from './checkpoint-listing.js';
 
 /** What a rollback moved out of agentRoot (`rollback.completed`'s `debris`, the manifest). */
 export interface DebrisMove {
@@ -52,7 +53,7 @@ export async function moveDebris(
   const existed = new Set(listing.untracked);
   for (const file of await context.engine.files(sha)) existed.add(file.path);
   const existedDirectories = new Set(listing.directories);
-  const now = context.resolver.listTree(agentRoot, { ignoreFiles: listing.ignoreFiles });
+  const now = await listUnderRules(context, listing.ignoreFiles);
   const debris = now.files.filter((path) => !existed.has(path));
   const newDirectories = now.directories.filter((path) => !existedDirectories.has(path));
   if (debris.length === 0 && newDirectories.length === 0) return undefined;
@@ -148,4 +149,30 @@ async function createDebrisDirectory(context: RuntimeContext, runId: string): Pr
       if (errnoCode(error) !== 'EEXIST') throw error;
     }
   }
+}
+
+/**
+ * agentRoot now, under the ignore rules recorded with the checkpoint. When the rules on disk are
+ * those same rules (the usual case: no codon since touched an ignore file), that is agentRoot's
+ * listing as it stands, which a watched agentRoot answers from its events; otherwise a walk
+ * applies the recorded rules.
+ */
+async function listUnderRules(
+  context: RuntimeContext,
+  ignoreFiles: Readonly<Record<string, string>>,
+): Promise<TreeListing> {
+  const current = await listAgentRoot(context);
+  if (sameRecords(current.ignoreFiles, ignoreFiles)) return current;
+  return context.resolver.listTree(context.layout.agentRoot, { ignoreFiles });
+}
+
+function sameRecords(
+  a: Readonly<Record<string, string>>,
+  b: Readonly<Record<string, string>>,
+): boolean {
+  const keys = Object.keys(a);
+  return (
+    keys.length === Object.keys(b).length &&
+    keys.every((key) => Object.hasOwn(b, key) && b[key] === a[key])
+  );
 }

@@ -6,7 +6,7 @@ import {
 } from '@hankweave/state';
 import {
   checkpointListing,
-  listAgentRoot,
+  listAgentRootSync,
   recordListingSync,
 } from '../rollback/checkpoint-listing.js';
 import { recoveryNotice } from './recovery-notice.js';
@@ -38,7 +38,7 @@ export function recoverExecution(context: RuntimeContext): Recovery {
   if (!context.store.state.initialCheckpoint) {
     // agentRoot as the execution starts; durable before the checkpoint is recorded.
     const sha = context.engine.initialCheckpoint;
-    recordListingSync(context, checkpointListing(sha, listAgentRoot(context), []));
+    recordListingSync(context, checkpointListing(sha, listAgentRootSync(context), []));
     transition(context, {
       type: 'InitialCheckpointSet',
       data: { sha: context.engine.initialCheckpoint },
