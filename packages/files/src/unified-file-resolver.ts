@@ -173,27 +173,12 @@ export class UnifiedFileResolver {
   listTree(root: string, options: ListTreeOptions = {}): TreeListing {
     const rootAbs = absoluteRoot(root);
     this.assertDirectory(rootAbs);
-    const warnings: FilesWarning[] = [];
-    const directories: string[] = [];
-    const specials: string[] = [];
     const applied = new Set<string>();
     const source: IgnoreSource = options.ignoreFiles
       ? new RecordedIgnores(options.ignoreFiles, this.ignoreCase)
       : this.recordingIgnores(applied);
-    const files = walk({
-      rootAbs,
-      fs: this.fs,
-      patterns: this.compile(rootAbs, ['**']),
-      gitignores: source,
-      isExcludedName: this.isExcludedName,
-      listings: undefined,
-      directories,
-      specials,
-      warn: (warning) => {
-        warnings.push(warning);
-        this.onWarning?.(warning);
-      },
-    });
+    const { context, directories, specials, warnings } = this.listingContext(rootAbs, source);
+    const files = walk(context);
     const ignoreFiles: Record<string, string> = {};
     if (options.ignoreFiles) Object.assign(ignoreFiles, options.ignoreFiles);
     Object.assign(ignoreFiles, this.textsOf(rootAbs, applied));
@@ -307,16 +292,24 @@ export class UnifiedFileResolver {
 
   private listBelow(root: string, roots: readonly string[]): TreeListing {
     const rootAbs = absoluteRoot(root);
+    const applied = new Set<string>();
+    const listed = this.listingContext(rootAbs, this.recordingIgnores(applied));
+    const files: string[] = [];
+    for (const rel of roots) walkAt(listed.context, rel, files);
+    const { directories, specials, warnings } = listed;
+    return { files, directories, specials, ignoreFiles: this.textsOf(rootAbs, applied), warnings };
+  }
+
+  /** A walk that lists everything (files of every kind, and directories) under `gitignores`. */
+  private listingContext(rootAbs: string, gitignores: IgnoreSource) {
     const warnings: FilesWarning[] = [];
     const directories: string[] = [];
     const specials: string[] = [];
-    const files: string[] = [];
-    const applied = new Set<string>();
     const context: WalkContext = {
       rootAbs,
       fs: this.fs,
       patterns: this.compile(rootAbs, ['**']),
-      gitignores: this.recordingIgnores(applied),
+      gitignores,
       isExcludedName: this.isExcludedName,
       listings: undefined,
       directories,
@@ -326,8 +319,7 @@ export class UnifiedFileResolver {
         this.onWarning?.(warning);
       },
     };
-    for (const rel of roots) walkAt(context, rel, files);
-    return { files, directories, specials, ignoreFiles: this.textsOf(rootAbs, applied), warnings };
+    return { context, directories, specials, warnings };
   }
 
   private resolveBelow(
