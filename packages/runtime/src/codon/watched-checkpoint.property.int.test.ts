@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, lstatSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CheckpointEngine } from '@hankweave/checkpoints';
 import { cleanupTempDirs, makeTempDir } from '@hankweave/durable-io/testing';
@@ -103,9 +103,16 @@ describe('checkpoints from watched scans (property)', () => {
             });
             live.hintValid = true;
             // The second engine walks a copy of the same files (an engine refuses a linked
-            // agentRoot), links copied as links, modes kept.
+            // agentRoot), links copied as links, modes kept; fifos (never tracked) left out.
             rmSync(join(walking, 'agentRoot'), { recursive: true, force: true });
-            cpSync(root, join(walking, 'agentRoot'), { recursive: true, verbatimSymlinks: true });
+            cpSync(root, join(walking, 'agentRoot'), {
+              recursive: true,
+              verbatimSymlinks: true,
+              filter: (source) => {
+                const stats = lstatSync(source);
+                return stats.isFile() || stats.isDirectory() || stats.isSymbolicLink();
+              },
+            });
             const fromWalk = await walker.checkpoint({ ...codon, codonId, files });
             expect(fromHint.skipped).toEqual([]);
             expect(fromHint.tree).toBe(fromWalk.tree);
