@@ -104,8 +104,8 @@ export class ChangeScanner {
   private live: LiveSnapshot | undefined;
   private livePatterns: string | undefined;
   private excludeSignature: string | undefined;
-  /** What the watcher reported that the snapshot and the kept listing have yet to look at. */
-  // The snapshot's are bounded by the watcher's `maxDirty`, the tree's collect over many scans.
+  // What the watcher reported that the snapshot and the kept listing have yet to look at. The
+  // snapshot's are bounded by the watcher's `maxDirty`; the tree's collect over many scans.
   private readonly unusedBySnapshot = new Unused(Number.POSITIVE_INFINITY);
   private readonly unusedByTree = new Unused(MAX_UNLISTED);
   /** The whole tree's listing as of the last {@link listTree}, with a watcher only. */
