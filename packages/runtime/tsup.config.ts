@@ -1,7 +1,12 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', testing: 'src/testing.ts', layout: 'src/layout.ts' },
+  entry: {
+    index: 'src/index.ts',
+    testing: 'src/testing.ts',
+    layout: 'src/layout.ts',
+    config: 'src/config.ts',
+  },
   format: ['esm'],
   target: 'node20',
   dts: true,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeTempDir, type TempDir } from '@hankweave/durable-io/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, createSandbox, runProcess, type Sandbox } from './cli-harness.js';
+import { BIN, CLI_ROOT, createSandbox, runProcess, type Sandbox } from './cli-harness.js';
 
 // Each command line loads what it needs and nothing else: watched from outside, through a
 // module-resolution hook that records every module the process resolves.
@@ -15,6 +15,7 @@ const DASHBOARD_SERVER = /\/dist\/ui-[\w-]+\.js$/;
 const RUN_ONLY = [ORCHESTRATOR, DASHBOARD_SERVER, /isomorphic-git/, /@ai-sdk/, /bullmq/, /\/pg\//];
 // The OpenTelemetry SDK: loaded by `traces` and, only with an OTLP endpoint set, by a run.
 const OPENTELEMETRY = /@opentelemetry\//;
+const HELLO_HANK = join(CLI_ROOT, '..', '..', 'examples', 'hello-hank');
 
 let sandbox: Sandbox;
 let dir: TempDir;
@@ -59,6 +60,8 @@ describe('command modules load on demand', () => {
       ['status', '--help'],
       ['events', '--help'],
       ['traces', 'export', '--help'],
+      // A hank's check needs the settings and the installed adapters, not a run.
+      ['validate', HELLO_HANK],
     ].map((args) => ({ line: args.join(' '), args })),
   )('`hankweave $line` loads no part of a run', async ({ args }) => {
     const { urls } = await loaded(args);

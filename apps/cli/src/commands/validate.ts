@@ -4,7 +4,7 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { type CopyTreeListing, listCopyTree } from '@hankweave/files';
 import { type HankIssue, validateHank, withModelOverride } from '@hankweave/hank';
 import { isRemoteHankUrl } from '@hankweave/remote';
-import { installedHarnesses } from '@hankweave/runtime';
+import { installedHarnesses } from '@hankweave/runtime/config';
 import {
   type BranchItem,
   type CodonConfig,

@@ -5,7 +5,7 @@ import {
   type ResolvedRuntimeConfig,
   RuntimeError,
   resolveRuntimeConfig,
-} from '@hankweave/runtime';
+} from '@hankweave/runtime/config';
 import type { RunOptions } from '../commands/run-flags.js';
 import { CliError } from '../output/cli-error.js';
 import type { Terminal } from '../output/terminal.js';
