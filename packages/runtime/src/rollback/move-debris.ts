@@ -155,15 +155,20 @@ async function createDebrisDirectory(context: RuntimeContext, runId: string): Pr
  * agentRoot now, under the ignore rules recorded with the checkpoint. When the rules on disk are
  * those same rules (the usual case: no codon since touched an ignore file), that is agentRoot's
  * listing as it stands, which a watched agentRoot answers from its events; otherwise a walk
- * applies the recorded rules.
+ * applies the recorded rules. An unwatched agentRoot is walked once, under the recorded rules
+ * (the same listing when they are the rules on disk), not listed first and then walked again.
  */
 async function listUnderRules(
   context: RuntimeContext,
   ignoreFiles: Readonly<Record<string, string>>,
 ): Promise<TreeListing> {
-  const current = await listAgentRoot(context);
-  if (sameRecords(current.ignoreFiles, ignoreFiles)) return current;
-  return context.resolver.listTree(context.layout.agentRoot, { ignoreFiles });
+  if (context.fileWatch?.watching) {
+    const current = await listAgentRoot(context);
+    if (sameRecords(current.ignoreFiles, ignoreFiles)) return current;
+  }
+  const walked = context.resolver.listTree(context.layout.agentRoot, { ignoreFiles });
+  for (const warning of walked.warnings) context.log.warn(`File scan: ${warning.message}`);
+  return walked;
 }
 
 function sameRecords(
