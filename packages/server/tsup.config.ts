@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', client: 'src/client.ts' },
+  entry: { index: 'src/index.ts', client: 'src/client.ts', testing: 'src/testing.ts' },
   format: ['esm'],
   target: 'node20',
   dts: true,

@@ -1,5 +1,8 @@
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { createFileJournal } from '@hankweave/journal';
+import { startWebSocketServer } from '@hankweave/server';
+import { createFakePort } from '@hankweave/server/testing';
 import type { HankweaveEvent } from '@hankweave/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startUiServer, type UiServer } from '../server/start-ui-server.js';
@@ -13,7 +16,7 @@ import type {
 } from '../src/api/types.js';
 import { createSandbox, executionDirOf, runCli, type Sandbox, startCli } from './cli.js';
 import { failingExample, journalFile, recordCost, recordsOf, stateFile } from './ui/executions.js';
-import { type Answer, postAction, send } from './ui/http-client.js';
+import { type Answer, postAction, readEventStream, send } from './ui/http-client.js';
 import { followLiveRun } from './ui/live-run.js';
 
 const CSP =
@@ -430,5 +433,71 @@ describe('hankweave ui', () => {
       expect(refused.status).toBe(409);
       expect(refused.json()).toMatchObject({ error: { code: 'NO_WEBSOCKET' } });
     });
+  });
+  it('relays an event announced over the WebSocket before it reached the journal, while the run is quiet', async () => {
+    // The runtime starts an event's append and broadcasts it; the append lands a moment later
+    // (the journal writes in batches). A read woken by the message can miss it, and during a
+    // long tool call no other message follows: the live view then stalled until the next one
+    // (a CI run saw a skip wait out a 60 s sleep that way). Here a runtime port announces an
+    // event, journals it 300 ms later, and then says nothing while the stream is read.
+    const id = `${idOf(dirs.finished)}-quiet`;
+    const dir = join(sandbox.baseDir, id);
+    cpSync(dirs.finished, dir, { recursive: true });
+    const hankweaveDir = join(dir, '.hankweave');
+    const port = createFakePort({ autostart: true, executionDir: dir });
+    const server = await startWebSocketServer(port, { serverVersion: 'test' });
+    const now = new Date().toISOString();
+    const lock = { pid: process.pid, runId: null, startTime: now, lastHeartbeat: now };
+    writeFileSync(
+      join(hankweaveDir, 'runtime.lock'),
+      JSON.stringify({ ...lock, port: server.port, host: '127.0.0.1', token: server.token }),
+      { mode: 0o600 },
+    );
+    const journal = await createFileJournal({ hankweaveDir });
+    let announced: HankweaveEvent | undefined;
+    let relayedAfterMs: number | undefined;
+    let sent = 0;
+    const relayed = new Promise<void>((resolve) => {
+      const stream = readEventStream(
+        new URL(writer.url).origin,
+        `/api/executions/${id}/live`,
+        { authorization: `Bearer ${writer.token}` },
+        (message) => {
+          if (message.event === 'state' && !announced) {
+            // The stream follows the WebSocket once its first state is out; give it a moment.
+            setTimeout(() => {
+              sent = Date.now();
+              announced = port.emit('assistant.action', {
+                codonId: 'observe',
+                action: 'tool_use',
+                content: '',
+                toolName: 'Bash',
+                toolInput: { command: 'sleep 60' },
+              });
+              setTimeout(() => void journal.append(announced as HankweaveEvent), 300);
+            }, 500);
+          }
+          const event = message.data as HankweaveEvent;
+          if (message.event === 'hankweave' && event.id === announced?.id) {
+            relayedAfterMs = Date.now() - sent;
+            resolve();
+          }
+        },
+        30_000,
+      );
+      stream.catch(() => undefined);
+    });
+    try {
+      // Nothing else is sent until the event is relayed (or this gives up): the retries alone
+      // must find it, well within the run's quiet 60 s.
+      await Promise.race([relayed, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+      expect(relayedAfterMs, 'the announced event was never relayed').toBeDefined();
+      expect(relayedAfterMs).toBeLessThan(3_000);
+    } finally {
+      rmSync(join(hankweaveDir, 'runtime.lock'), { force: true });
+      await server.close();
+      await journal.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -97,6 +97,24 @@ describe('FleetMirror', () => {
     expect((await held(storage)).map((event) => event.id)).toEqual(['evt_from_elsewhere']);
   });
 
+  it('copies an event published before the file held it, with no later event to wake it', async () => {
+    // The runtime publishes an event as its append starts; the append lands later (here 200 ms,
+    // past the copy's first look), and a long tool call publishes nothing more.
+    const storage = new KeptStorage({ maxEvents: 1_000 });
+    const mirror = openMirror(storage);
+    const event = { id: 'evt_late_append', ...info('a tool call starts') } as HankweaveEvent;
+    mirror?.wake(event);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await file.append(event);
+    const deadline = Date.now() + 3_000;
+    while (Date.now() < deadline && (await held(storage)).length === 0)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    // Checked before close, which copies the rest anyway.
+    expect((await held(storage)).map((copied) => copied.id)).toEqual(['evt_late_append']);
+    await mirror?.close();
+    expect(errors).toEqual([]);
+  });
+
   it('is not made when the worker has no shared backends', () => {
     expect(FleetMirror.open({}, executionDir, () => undefined)).toBeUndefined();
   });

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { type EventJournal, type JournalBackend, openJournalReadOnly } from '@hankweave/journal';
-import type { HankweaveState } from '@hankweave/types';
+import { type HankweaveEvent, type HankweaveState, isJournaledEvent } from '@hankweave/types';
 
 /**
  * Where a fleet's view of every execution lives (a Postgres table in `@hankweave/postgres`): the
@@ -35,6 +35,8 @@ export interface FleetBackends {
 const COPY_BATCH = 500;
 /** A copy waits this long after a wake-up: the runtime's append may still be in flight. */
 const COPY_DELAY_MS = 25;
+/** The longest wait between two copies that look for an announced event the file lacked. */
+const MAX_RETRY_DELAY_MS = 500;
 
 /**
  * Copies one execution's journal and state into the {@link FleetBackends}.
@@ -55,6 +57,14 @@ export class FleetMirror {
   #diverged = false;
   #copyQueued = false;
   #timer: NodeJS.Timeout | undefined;
+  /**
+   * The newest journaled event the runtime published that no copy has found in the file yet: its
+   * append lands a moment after it is published, and during a long tool call no other event
+   * would wake another copy, so the copy looks again (with growing waits) until it is there.
+   */
+  #announced: string | undefined;
+  #retryDelay = COPY_DELAY_MS;
+  #closing = false;
 
   private constructor(
     private readonly backends: FleetBackends,
@@ -83,13 +93,25 @@ export class FleetMirror {
     return new FleetMirror(backends, basename(executionDir), executionDir, onError);
   }
 
-  /** The runtime published an event: the journal copy catches up with the file shortly. */
-  wake(): void {
-    if (!this.#journal || this.#timer) return;
+  /**
+   * The runtime published `event`: the journal copy catches up with the file shortly, and keeps
+   * looking until the file holds it when it is a journaled one.
+   */
+  wake(event?: HankweaveEvent): void {
+    if (!this.#journal || this.#closing) return;
+    if (event !== undefined && isJournaledEvent(event)) {
+      this.#announced = event.id;
+      this.#retryDelay = COPY_DELAY_MS;
+    }
+    this.#schedule(COPY_DELAY_MS);
+  }
+
+  #schedule(delay: number): void {
+    if (this.#timer) return;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       this.#queueCopy();
-    }, COPY_DELAY_MS);
+    }, delay);
   }
 
   /** Queues a state upsert. */
@@ -100,6 +122,7 @@ export class FleetMirror {
 
   /** Copies what the file journal holds now, waits for every queued write, closes the copy. */
   async close(): Promise<void> {
+    this.#closing = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
     const journal = this.#journal;
@@ -116,10 +139,20 @@ export class FleetMirror {
   #queueCopy(): void {
     if (this.#copyQueued) return;
     this.#copyQueued = true;
-    this.#then(() => {
+    this.#then(async () => {
       this.#copyQueued = false;
-      return this.#copy();
+      try {
+        await this.#copy();
+      } finally {
+        this.#lookAgainIfMissed();
+      }
     });
+  }
+
+  #lookAgainIfMissed(): void {
+    if (this.#announced === undefined || this.#closing || this.#diverged) return;
+    this.#retryDelay = Math.min(this.#retryDelay * 2, MAX_RETRY_DELAY_MS);
+    this.#schedule(this.#retryDelay);
   }
 
   async #copy(): Promise<void> {
@@ -139,6 +172,7 @@ export class FleetMirror {
     for (;;) {
       const page = await this.#source.getEventsAfter(this.#cursor, COPY_BATCH);
       if (page.events.length > 0) await journal.append(page.events);
+      if (page.events.some((event) => event.id === this.#announced)) this.#announced = undefined;
       this.#cursor = page.nextCursor;
       if (!page.hasMore) return;
     }

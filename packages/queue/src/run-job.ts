@@ -138,7 +138,7 @@ export async function runJob(
       ...extra,
     });
     runtime.on((event) => {
-      mirror?.wake();
+      mirror?.wake(event);
       settings.onRuntimeEvent?.(jobId, event);
       if (event.type === 'error' && event.data.fatal) lastFatalError = event.data.message;
       if (!tracker.apply(event)) return;

@@ -1,7 +1,7 @@
 import { cleanupTempDirs } from '@hankweave/durable-io/testing';
 import { RuntimeError } from '@hankweave/runtime';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFakePort, type FakePort } from '../test/fake-port.js';
+import { createFakePort, type FakePort } from './testing.js';
 import { CLOSE_CODES } from './close-codes.js';
 import { connectHankweave } from './connect-hankweave.js';
 import { type HankweaveServer, startWebSocketServer } from './websocket-server.js';

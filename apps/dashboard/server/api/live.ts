@@ -10,6 +10,8 @@ import { executionDetail } from './executions.js';
 
 /** How often the journal is polled when no WebSocket is there to relay (and the lock checked). */
 export const LIVE_POLL_MS = 300;
+/** The first wait before reading again for an announced event a read did not find. */
+const FIRST_RETRY_MS = 20;
 const KEEPALIVE_MS = 15_000;
 const STATE_DEBOUNCE_MS = 150;
 const READ_BATCH = 500;
@@ -55,6 +57,15 @@ class JournalFollower {
   #chain: Promise<void> = Promise.resolve();
   #queued = false;
   #failure: unknown;
+  /**
+   * The newest journaled event the WebSocket announced that no read has found yet. The runtime
+   * starts an event's append before it broadcasts it, but the append lands a moment later (the
+   * journal writes in batches): a read woken by the message may miss it, and while the agent is
+   * quiet (a long tool call) no other message would wake another read.
+   */
+  #announced: string | undefined;
+  #retry: NodeJS.Timeout | undefined;
+  #retryDelay = FIRST_RETRY_MS;
 
   constructor(
     private opened: OpenJournal | undefined,
@@ -82,9 +93,35 @@ class JournalFollower {
     if (this.#failure !== undefined) throw this.#failure;
   }
 
-  /** A read that nobody awaits (a WebSocket message): its error surfaces at the next `read`. */
-  wake(): void {
-    this.read().catch(() => undefined);
+  /**
+   * A read that nobody awaits (a WebSocket message, `event`): its error surfaces at the next
+   * `read`. Reads again, sooner at first, until one has found the announced event.
+   */
+  wake(event?: HankweaveEvent): void {
+    if (event !== undefined && isJournaledEvent(event)) {
+      this.#announced = event.id;
+      this.#retryDelay = FIRST_RETRY_MS;
+    }
+    this.read().then(
+      () => this.#readAgainIfMissed(),
+      () => undefined,
+    );
+  }
+
+  /** Stops reading again for a missed event (the stream is closing). */
+  stop(): void {
+    clearTimeout(this.#retry);
+    this.#retry = undefined;
+  }
+
+  #readAgainIfMissed(): void {
+    if (this.#announced === undefined || this.#retry !== undefined || this.signal.aborted) return;
+    const delay = this.#retryDelay;
+    this.#retryDelay = Math.min(delay * 2, LIVE_POLL_MS);
+    this.#retry = setTimeout(() => {
+      this.#retry = undefined;
+      this.wake();
+    }, delay);
   }
 
   /** Reads every {@link LIVE_POLL_MS} ms until the runtime releases the lock, then once more. */
@@ -103,7 +140,10 @@ class JournalFollower {
     if (!this.opened) return;
     while (!this.signal.aborted) {
       const page = await this.opened.journal.getEventsAfter(this.cursor, READ_BATCH);
-      for (const event of page.events) this.relay(event);
+      for (const event of page.events) {
+        if (event.id === this.#announced) this.#announced = undefined;
+        this.relay(event);
+      }
       this.cursor = page.nextCursor;
       if (!page.hasMore) break;
     }
@@ -178,11 +218,16 @@ export async function streamLive(
         relay,
         gone.signal,
       );
-      const client = await followWebSocket(facts.lock, () => follower.wake(), gone.signal);
+      const client = await followWebSocket(
+        facts.lock,
+        (event) => follower.wake(event),
+        gone.signal,
+      );
       if (client) {
         await follower.read();
         await untilClosed(client, facts.dir, gone.signal);
       }
+      follower.stop();
       // No WebSocket, or it closed while the runtime still holds the lock: poll the journal.
       if (!gone.signal.aborted) await follower.tail(facts.dir);
     }
@@ -202,14 +247,14 @@ export async function streamLive(
 
 /**
  * Connects to the runtime's WebSocket as a read-only client; each message it sends calls `wake`.
- * Its messages only say when to read: the runtime journals an event before it broadcasts it, so
- * the journal read that follows holds it, and the tail shows journaled events only (not the
- * server's targeted messages to this connection, such as its shutdown notice). Undefined when
- * the runtime serves no WebSocket or refuses us.
+ * Its messages only say when to read: the tail shows journaled events only, in journal order
+ * (not the server's targeted messages to this connection, such as its shutdown notice), and a
+ * journaled event may reach the journal file a moment after its message (the follower reads
+ * again until it is there). Undefined when the runtime serves no WebSocket or refuses us.
  */
 async function followWebSocket(
   lock: RuntimeLock,
-  wake: () => void,
+  wake: (event: HankweaveEvent) => void,
   signal: AbortSignal,
 ): Promise<HankweaveClient | undefined> {
   if (lock.port === undefined || lock.token === undefined || signal.aborted) return undefined;

@@ -1,3 +1,6 @@
+// `@hankweave/server/testing`: the server over a runtime port with no runtime behind it, for
+// tests of the server and of its clients (the dashboard's live view) that choose exactly what the
+// runtime says, and when.
 import { join } from 'node:path';
 import { makeTempDirSync } from '@hankweave/durable-io/testing';
 import {
@@ -31,11 +34,13 @@ export interface FakePort extends RuntimePort {
 }
 
 /**
- * A fake port on a fresh tmp execution directory (the server writes its websocket.log there);
- * `cleanupTempDirs` of `@hankweave/durable-io/testing` removes it.
+ * A fake port on `executionDir`, or on a fresh tmp execution directory (the server writes its
+ * websocket.log there) that `cleanupTempDirs` of `@hankweave/durable-io/testing` removes.
  */
-export function createFakePort(options: { autostart?: boolean } = {}): FakePort {
-  const layout = executionLayout(makeTempDirSync('server-fake-port-').path);
+export function createFakePort(
+  options: { autostart?: boolean; executionDir?: string } = {},
+): FakePort {
+  const layout = executionLayout(options.executionDir ?? makeTempDirSync('server-fake-port-').path);
   const listeners = new Set<(event: HankweaveEvent) => void>();
   let finish: (exit: RuntimeExit) => void = () => undefined;
   const finished = new Promise<RuntimeExit>((resolve) => {
