@@ -302,4 +302,52 @@ describe('TreeWatcher', () => {
       await watcher.close();
     }
   });
+
+  it('read-only: writes nothing in the tree, and reports every name (.git, markers) as a change', async () => {
+    const { path: work } = await makeTempDir('hankweave-watch-');
+    const root = join(work, 'data');
+    mkdirSync(join(root, '.git'), { recursive: true });
+    mkdirSync(join(root, 'read_only_data_source'));
+    writeFileSync(join(root, 'cities.csv'), 'Lisbon\n');
+    // Every entry the tree ever holds, seen by an independent watcher of the root: a marker
+    // written and removed at once would not show in a listing afterwards.
+    const seen = new Set<string>();
+    const spy = fsWatch(root, (_event, name) => {
+      if (name) seen.add(String(name));
+    });
+    const watcher = await TreeWatcher.start(root, { readOnly: true });
+    try {
+      watcher.take();
+      await watcher.settle();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect([...seen]).toEqual([]);
+      writeFileSync(join(root, '.git', 'HEAD'), 'ref: x');
+      writeFileSync(join(root, 'read_only_data_source', 'x'), 'x');
+      writeFileSync(join(root, '.hankweave-settle-0'), 'looks like a marker');
+      const dirty = new Set<string>();
+      const deadline = Date.now() + 10_000;
+      while (dirty.size < 3 && Date.now() < deadline) {
+        for (const path of watcher.take().dirty) dirty.add(path);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect([...dirty].sort()).toEqual([
+        '.git/HEAD',
+        '.hankweave-settle-0',
+        'read_only_data_source/x',
+      ]);
+      seen.clear();
+    } finally {
+      await watcher.close();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      spy.close();
+    }
+    // Closing settles nothing into the tree either.
+    expect([...seen]).toEqual([]);
+    expect(readdirSync(root).sort()).toEqual([
+      '.git',
+      '.hankweave-settle-0',
+      'cities.csv',
+      'read_only_data_source',
+    ]);
+  });
 });

@@ -30,6 +30,13 @@ export interface TreeWatcherOptions {
    * queue can overflow without a word (see the README). Default 10,000.
    */
   readonly maxDirty?: number;
+  /**
+   * Never write in the tree (the user's data): {@link TreeWatcher.settle} places no markers, so
+   * it only waits for the watches of new directories and cannot tell that every change made
+   * before it has been delivered (a take may miss the last moment's changes, which a later take
+   * holds); every subtree is watched, `.git` and the runtime's names included. Default false.
+   */
+  readonly readOnly?: boolean;
 }
 
 /** What {@link TreeWatcher.take} hands over. */
@@ -83,6 +90,7 @@ export class TreeWatcher {
   readonly #watcher: Watcher;
   readonly #settleTimeoutMs: number;
   readonly #maxDirty: number;
+  readonly #readOnly: boolean;
   #dirty = new Set<string>();
   /** Directories no subscription can be trusted with (see native-subscriptions.ts): every take lists them. */
   readonly #unwatchable = new Set<string>();
@@ -99,6 +107,7 @@ export class TreeWatcher {
     this.#watcher = watcher;
     this.#settleTimeoutMs = options.settleTimeoutMs ?? 2000;
     this.#maxDirty = options.maxDirty ?? 10_000;
+    this.#readOnly = options.readOnly ?? false;
   }
 
   /**
@@ -132,9 +141,14 @@ export class TreeWatcher {
   /**
    * Resolves once every change made before this call has been delivered (and every new
    * directory seen so far is watched). On a timeout the watcher turns stale instead of failing.
+   * A `readOnly` watcher writes no markers: it only waits for the new directories' watches.
    */
   async settle(): Promise<void> {
     if (this.#closed) return;
+    if (this.#readOnly) {
+      while (this.#pending.size > 0) await Promise.all([...this.#pending]);
+      return;
+    }
     // One marker per subscription: each delivers its events on its own, in no order with the
     // others, so the root's marker alone says nothing of a new directory's watcher.
     const name = `${COOKIE_PREFIX}${randomUUID()}`;
@@ -196,6 +210,7 @@ export class TreeWatcher {
    */
   async close(): Promise<void> {
     if (this.#closed) return;
+    // A read-only watcher's settle places no markers: it waits only for pending watches.
     await this.settle();
     if (this.#closed) return;
     this.#closed = true;
@@ -236,7 +251,8 @@ export class TreeWatcher {
       // The root may be a link the caller chose; its watch follows the directory it leads to.
       const { dev, ino } = dirAbs === this.root ? statSync(dirAbs) : lstatSync(dirAbs);
       const onEvents: SubscribeCallback = (error, events) => this.#onEvents(dirAbs, error, events);
-      const subscription = await subscribeDir(this.#watcher, dirAbs, onEvents, [UNWATCHED]);
+      const ignore = this.#readOnly ? [] : [UNWATCHED];
+      const subscription = await subscribeDir(this.#watcher, dirAbs, onEvents, ignore);
       const replaced = this.#subscriptions.get(dirAbs);
       if (this.#closed) await unsubscribeDir(dirAbs, subscription);
       else this.#subscriptions.set(dirAbs, { subscription, dev, ino });
@@ -285,7 +301,7 @@ export class TreeWatcher {
     const rel = relativeTo(this.root, event.path);
     if (rel === undefined) return;
     const slash = event.path.lastIndexOf('/');
-    if (event.path.startsWith(COOKIE_PREFIX, slash + 1)) {
+    if (!this.#readOnly && event.path.startsWith(COOKIE_PREFIX, slash + 1)) {
       // Only the marker written for this subscription says its events are in.
       if (event.type === 'create' && event.path.slice(0, slash) === dir) {
         this.#cookies.get(event.path)?.();

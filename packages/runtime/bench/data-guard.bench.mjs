@@ -2,13 +2,24 @@
 // baseline, as run after every tool call that may change files and after every rig operation.
 // Data: 10,000 small files in 100 directories, reached through a symlink as in an execution.
 // Baseline in the same run: GNU find printing the same stat fields for every entry (a native stat
-// walk), as a ratio. Run: node bench/data-guard.bench.mjs (from packages/runtime)
+// walk), as a ratio. A watched data source (issue 39) answers a check after a tool call from its
+// file events instead: a look at them and an lstat of the link; that is measured too, with how
+// long a write's events take to arrive. Run: node bench/data-guard.bench.mjs (from packages/runtime)
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { TreeWatcher } from '@hankweave/files';
 import { build } from 'tsup';
 
 // The data guard is internal: the package exports no entry for it. The bench compiles its two
@@ -68,6 +79,34 @@ try {
   console.log(
     `data guard, ${baseline.entries.size - 1} entries: median ${median.toFixed(1)} ms per check, p95 ${p95.toFixed(1)} ms (${CHECKS} checks); native find ${nativeMedian.toFixed(1)} ms (process start included): ${(median / nativeMedian).toFixed(2)}x`,
   );
+
+  // The watched data source: what the runtime's DataSourceWatches does per check.
+  const watcher = await TreeWatcher.start(realpathSync(link), { readOnly: true });
+  try {
+    watcher.take();
+    const watched = [];
+    for (let index = 0; index < CHECKS; index++) {
+      const started = performance.now();
+      const { dirty, stale } = watcher.take();
+      lstatSync(link);
+      watched.push(performance.now() - started);
+      if (dirty.length > 0 || stale) throw new Error(`unexpected events: ${dirty.join(', ')}`);
+    }
+    const arrivals = [];
+    for (let index = 0; index < 10; index++) {
+      writeFileSync(join(data, 'dir-0', `late-${index}.txt`), 'x');
+      const started = performance.now();
+      while (watcher.take().dirty.length === 0)
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      arrivals.push(performance.now() - started);
+    }
+    const watchedMedian = medianOf(watched);
+    console.log(
+      `data guard from events (no change): median ${watchedMedian.toFixed(3)} ms per check: ${(watchedMedian / nativeMedian).toFixed(4)}x of native find; a write's events arrived after median ${medianOf(arrivals).toFixed(1)} ms, max ${Math.max(...arrivals).toFixed(1)} ms (10 writes)`,
+    );
+  } finally {
+    await watcher.close();
+  }
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

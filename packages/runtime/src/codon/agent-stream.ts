@@ -56,7 +56,8 @@ export async function consumeAgentEvents(
           // The user's data is never changed: the first change found stops the agent, and the
           // codon fails with it (runAgent).
           const after = `the ${event.data.toolName} tool call ${event.data.toolUseId}`;
-          if (await checkDataSource(attempt, after)) void session.kill('the data source changed');
+          if (await checkDataSource(attempt, after, { afterToolCall: true }))
+            void session.kill('the data source changed');
         }
         break;
       case 'token.usage':

@@ -1,9 +1,11 @@
+import { realpathSync } from 'node:fs';
 import type { FailureReason } from '@hankweave/types';
 import type { CodonAttempt } from '../codon/codon-attempt.js';
 import { readExecutionMeta } from '../execution/execution-meta.js';
 import { type RuntimeContext, reportError } from '../runtime/runtime-context.js';
 import { DataGuard } from './data-guard.js';
 import { describeDataChange, displayPath, MAX_NAMED_PATHS } from './describe-data-change.js';
+import type { DataChange } from './fingerprint-diff.js';
 
 /** The `code` of the `error` event that reports a changed data source. */
 export const DATA_SOURCE_MODIFIED = 'DATA_SOURCE_MODIFIED';
@@ -13,6 +15,14 @@ interface AttemptGuard {
   guard: DataGuard | undefined;
   /** The user's data (`readOnlySourceResolvedDataPath`), named in messages. */
   originalPath?: string;
+  /**
+   * The data source's event generation (`context.dataWatch`) at which it was last known equal to
+   * the baseline (taken before the walk that showed it); undefined while its events cannot
+   * answer (not watched, or the data holds links whose targets no watcher sees).
+   */
+  cleanAt?: number | undefined;
+  /** Events can never answer for this data: it holds symbolic links. */
+  linked?: boolean;
 }
 
 // One guard per attempt (a retry is a new attempt with a new baseline), found from every phase.
@@ -38,6 +48,9 @@ export function openCodonDataGuard(attempt: CodonAttempt): Promise<AttemptGuard>
 
 async function open({ context }: CodonAttempt): Promise<AttemptGuard> {
   const meta = await readExecutionMeta(context.layout.metaFile).catch(() => undefined);
+  // Before the baseline's walk: a change during it shows as an event after this generation.
+  const root = realRoot(context.layout.dataLink);
+  const before = root === undefined ? undefined : context.dataWatch.generation(root);
   const guard = DataGuard.open({
     dataLink: context.layout.dataLink,
     linkType: meta?.linkType === 'copy' ? 'copy' : 'symlink',
@@ -50,24 +63,77 @@ async function open({ context }: CodonAttempt): Promise<AttemptGuard> {
       'The data source has more than 100,000 entries: changes are checked in the first 100,000 (sorted by path) only',
     );
   }
-  return { guard, ...(meta ? { originalPath: meta.readOnlySourceResolvedDataPath } : {}) };
+  const linked = guard?.hasLinks ?? false;
+  if (guard && !linked) context.dataWatch.consider(guard.root, guard.size);
+  return {
+    guard,
+    ...(meta ? { originalPath: meta.readOnlySourceResolvedDataPath } : {}),
+    linked,
+    cleanAt: guard?.root === root && !linked ? before : undefined,
+  };
+}
+
+function realRoot(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The changes since the attempt's baseline. With `afterToolCall`, when the data source's events
+ * say nothing changed since it was last found equal, only the link itself is looked at; any
+ * other check (and one after a reported change) walks, and a walk that finds nothing moves the
+ * attempt's mark to the generation taken before it.
+ */
+function changesSince(
+  context: RuntimeContext,
+  opened: AttemptGuard,
+  guard: DataGuard,
+  afterToolCall: boolean,
+): DataChange[] {
+  if (afterToolCall && opened.cleanAt !== undefined) {
+    if (context.dataWatch.generation(guard.root) === opened.cleanAt) {
+      const link = guard.checkLink();
+      if (link.length === 0) {
+        context.log.debug('Data source check: no file events since it was found unchanged');
+        return link;
+      }
+    }
+    context.log.debug('Data source check walked: its file events reported a change');
+  } else if (
+    afterToolCall &&
+    !opened.linked &&
+    context.dataWatch.generation(guard.root) !== undefined
+  ) {
+    context.log.debug('Data source check walked: watched since this attempt began');
+  }
+  const before = opened.linked ? undefined : context.dataWatch.generation(guard.root);
+  const changes = guard.check();
+  if (changes.length === 0) opened.cleanAt = before;
+  return changes;
 }
 
 /**
  * Compares the data source with the attempt's fingerprint (after `after`, e.g. "the Bash tool
  * call toolu_1"). The first time it differs: a copied data source is restored from the original,
  * an `error` event with code DATA_SOURCE_MODIFIED names the paths, and the failure is returned
- * (and kept: see {@link dataSourceFailure}). Later calls return undefined.
+ * (and kept: see {@link dataSourceFailure}). Later calls return undefined. `afterToolCall`: the
+ * check after a tool call, which a watched data source answers from its events (see
+ * `DataSourceWatches`); the check when the session ends always walks.
  */
 export async function checkDataSource(
   attempt: CodonAttempt,
   after: string,
+  options: { afterToolCall?: boolean } = {},
 ): Promise<FailureReason | undefined> {
-  const { guard, originalPath } = await openCodonDataGuard(attempt);
+  const opened = await openCodonDataGuard(attempt);
+  const { guard, originalPath } = opened;
   if (!guard || failures.has(attempt)) return undefined;
-  const changes = guard.check();
-  if (changes.length === 0) return undefined;
   const { context, codonId } = attempt;
+  const changes = changesSince(context, opened, guard, options.afterToolCall ?? false);
+  if (changes.length === 0) return undefined;
   const restore = guard.restorable ? await guard.restore(changes) : undefined;
   const message = describeDataChange({
     changes,

@@ -71,6 +71,25 @@ export class DataGuard {
     return this.#baseline.truncated;
   }
 
+  /** The data's real place (the link's target as resolved when the guard opened): what is walked. */
+  get root(): string {
+    return this.#root;
+  }
+
+  /** How many entries the baseline holds (at most the limit). */
+  get size(): number {
+    return this.#baseline.entries.size;
+  }
+
+  /**
+   * True when the data holds a symbolic link: a write through it changes a file that may lie
+   * outside the data, which no watcher of the data sees (the walk does: it records the target).
+   */
+  get hasLinks(): boolean {
+    for (const entry of this.#baseline.entries.values()) if (entry.type === 'symlink') return true;
+    return false;
+  }
+
   /** Whether the changes can be undone: a copied data source is restored from the original. */
   get restorable(): boolean {
     return this.#options.linkType === 'copy' && this.#options.originalPath !== undefined;
@@ -79,11 +98,16 @@ export class DataGuard {
   /** What differs from the baseline, in walk order; empty when nothing does. */
   check(): DataChange[] {
     const changes = diffFingerprints(this.#baseline, this.#fingerprint());
-    if (!sameLink(this.#link, linkIdentity(this.#options.dataLink))) {
-      const kind = linkIdentity(this.#options.dataLink) ? 'modified' : 'deleted';
-      if (!changes.some((change) => change.path === '')) changes.unshift({ path: '', kind });
-    }
+    const [link] = this.checkLink();
+    if (link && !changes.some((change) => change.path === '')) changes.unshift(link);
     return changes;
+  }
+
+  /** Only the link itself (an lstat, no walk): replaced, re-pointed or deleted since the baseline. */
+  checkLink(): DataChange[] {
+    const now = linkIdentity(this.#options.dataLink);
+    if (sameLink(this.#link, now)) return [];
+    return [{ path: '', kind: now ? 'modified' : 'deleted' }];
   }
 
   /**

@@ -49,11 +49,14 @@ async function run(options: {
   hank: unknown;
   script: unknown;
   copyData?: boolean;
+  /** Watch the data source's file events from its first entry (fileWatch.minFiles 0). */
+  watchData?: boolean;
 }): Promise<{ events: HankweaveEvent[]; exitCode: number; agentRoot: string; ms: number }> {
   world = await makeWorld({ hank: options.hank, script: options.script });
   const { runtime, events } = runtimeFor(world, {
     sandbox: 'off',
     ...(options.copyData ? { copyData: true } : {}),
+    ...(options.watchData ? { fileWatch: { minFiles: 0 } } : {}),
   });
   const started = Date.now();
   await runtime.start();
@@ -183,5 +186,90 @@ describe('the data source with the real agent', () => {
     });
     // The agent never started.
     expect(events.some((event) => event.type === 'codon.started')).toBe(false);
+  }, 60_000);
+});
+
+// A big data source (fileWatch.minFiles entries or more; here from the first) is watched: the
+// check after a tool call looks at its file events and walks only when they report a change, and
+// the check when the session ends always walks (issue 39). The same guarantees hold.
+describe('a watched data source with the real agent', () => {
+  const serverLog = (agentRoot: string) =>
+    readFileSync(join(agentRoot, '..', '.hankweave/logs/server.log'), 'utf8');
+  const watching = (agentRoot: string) =>
+    /Watching the data source's file events: \d+ entries/.test(serverLog(agentRoot));
+  const walks = (agentRoot: string) => serverLog(agentRoot).match(/Data source check walked: .*/g);
+
+  it('stops the agent after the tool call whose change the events report, naming the path', async () => {
+    const { events, exitCode, agentRoot, ms } = await run({
+      hank: hank(),
+      watchData: true,
+      script: turns(
+        { content: [{ bash: 'ls read_only_data_source' }] },
+        { content: [{ bash: "sh -c 'echo x > read_only_data_source/shell.txt'" }] },
+        // The events of a write are in well within this call: its check finds them.
+        { content: [{ bash: 'sleep 1' }] },
+        wouldOutliveTheStop,
+        done,
+      ),
+    });
+    expect(watching(agentRoot)).toBe(true);
+    expect(walks(agentRoot)).toContain(
+      'Data source check walked: its file events reported a change',
+    );
+    expect(exitCode).not.toBe(0);
+    const [error] = errorsWithCode(events, 'DATA_SOURCE_MODIFIED');
+    expect(error?.data).toMatchObject({
+      codon: 'work',
+      context: { paths: ['read_only_data_source/shell.txt'], count: 1, restored: false },
+    });
+    expect(error?.data.message).toMatch(/after the Bash tool call/);
+    expect(ms).toBeLessThan(8000);
+    expect(existsSync(join(agentRoot, 'still-running.txt'))).toBe(false);
+  }, 60_000);
+
+  it('finds a change of the last moment by the walk when the session ends', async () => {
+    const { events, exitCode, agentRoot } = await run({
+      hank: hank(),
+      watchData: true,
+      copyData: true,
+      script: turns(
+        { content: [{ bash: 'ls read_only_data_source' }] },
+        // Changed, then the agent ends at once: whether or not the events of the write are in
+        // by the check after this call, the walk when the session ends sees it.
+        { content: [{ bash: "sh -c 'echo changed > read_only_data_source/readme.txt'" }] },
+        done,
+      ),
+    });
+    expect(watching(agentRoot)).toBe(true);
+    expect(exitCode).not.toBe(0);
+    const [error] = errorsWithCode(events, 'DATA_SOURCE_MODIFIED');
+    expect(error?.data).toMatchObject({
+      context: { paths: ['read_only_data_source/readme.txt'], count: 1, restored: true },
+    });
+    const original = readFileSync(join((world as TestWorld).dataDir, 'readme.txt'), 'utf8');
+    expect(original).not.toBe('changed\n');
+  }, 60_000);
+
+  it('passes a codon that leaves the data alone, through many tool calls', async () => {
+    const calls = Array.from({ length: 6 }, (_, n) => ({
+      content: [{ bash: `cat read_only_data_source/cities.csv > copy-${n}.csv` }],
+    }));
+    const { events, exitCode, agentRoot } = await run({
+      hank: hank(),
+      watchData: true,
+      script: turns(...calls, done),
+    });
+    expect(watching(agentRoot)).toBe(true);
+    expect(exitCode).toBe(0);
+    expect(errorsWithCode(events, 'DATA_SOURCE_MODIFIED')).toEqual([]);
+    expect(existsSync(join(agentRoot, 'copy-5.csv'))).toBe(true);
+    // Six checks after tool calls: at most the first walks (the watcher starts with the codon's
+    // baseline, in the background), the others are answered by the events; none reported a change.
+    const answered = serverLog(agentRoot).match(/Data source check: no file events since/g);
+    expect(answered?.length).toBeGreaterThanOrEqual(5);
+    expect((walks(agentRoot) ?? []).length).toBeLessThanOrEqual(1);
+    expect(walks(agentRoot) ?? []).not.toContain(
+      'Data source check walked: its file events reported a change',
+    );
   }, 60_000);
 });

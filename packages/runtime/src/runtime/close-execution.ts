@@ -47,6 +47,7 @@ export async function closeExecution(
     .catch((error) => context.log.error(`Closing the journal failed: ${(error as Error).message}`));
   await context.engine.close().catch(() => undefined);
   await context.fileWatch?.close().catch(() => undefined);
+  await context.dataWatch.close().catch(() => undefined);
   await exec.lock.release().catch(() => undefined);
   return { exitCode: computeExitCode(reason, runStatus), reason };
 }

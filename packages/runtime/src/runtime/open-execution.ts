@@ -15,6 +15,7 @@ import {
   parseJsonWithLocation,
 } from '@hankweave/types';
 import { AgentRootWatch } from '../codon/agent-root-watch.js';
+import { DataSourceWatches } from '../data-guard/data-source-watches.js';
 import { RuntimeError } from '../errors.js';
 import { EventBus } from '../events/event-bus.js';
 import { createServerLog } from '../events/server-log.js';
@@ -365,6 +366,7 @@ export async function openExecution(
       resolver,
       scanner: new ChangeScanner(layout.agentRoot, { resolver }),
       fileWatch: new AgentRootWatch(layout.agentRoot, settings.fileWatch, log),
+      dataWatch: new DataSourceWatches(settings.fileWatch, log),
       settings,
       containment,
       sandbox: executionSandboxPolicy({

@@ -16,6 +16,7 @@ import {
 import type { SharedSpend } from '../budget/budget-watchdog.js';
 import type { BudgetSources } from '../budget/resolve-budget.js';
 import type { AgentRootWatch, FileWatchSettings } from '../codon/agent-root-watch.js';
+import type { DataSourceWatches } from '../data-guard/data-source-watches.js';
 import type { RuntimeBus } from '../events/event-bus.js';
 import type { RuntimeLogger } from '../events/server-log.js';
 import type { ExecutionLayout } from '../execution/layout.js';
@@ -87,6 +88,8 @@ export interface RuntimeContext {
   readonly scanner: ChangeScanner;
   /** Feeds `scanner` from agentRoot's file events once the tree is big; none in a branch. */
   readonly fileWatch: AgentRootWatch | undefined;
+  /** The data sources' file events, for the data guard; shared by every branch of a block. */
+  readonly dataWatch: DataSourceWatches;
   readonly settings: RuntimeSettings;
   /** The containment of this run: the OS sandbox, or none and why. */
   readonly containment: Containment;

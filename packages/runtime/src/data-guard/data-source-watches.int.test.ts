@@ -1,0 +1,116 @@
+import { mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cleanupTempDirs, makeTempDir } from '@hankweave/durable-io/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DataSourceWatches } from './data-source-watches.js';
+
+afterEach(cleanupTempDirs);
+
+function logger() {
+  const lines: string[] = [];
+  const log = (level: string) => (message: string) => lines.push(`${level} ${message}`);
+  return {
+    lines,
+    log: { debug: log('DEBUG'), info: log('INFO'), warn: log('WARN'), error: log('ERROR') },
+  };
+}
+
+async function data(files: number) {
+  const { path } = await makeTempDir('hankweave-data-watch-');
+  const root = join(path, 'data');
+  mkdirSync(root);
+  for (let i = 0; i < files; i++) writeFileSync(join(root, `f${i}.csv`), String(i));
+  return root;
+}
+
+/** Polls `generation` until it differs from `from` (events arrive on their own thread). */
+async function nextGeneration(watches: DataSourceWatches, root: string, from: number | undefined) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const now = watches.generation(root);
+    if (now !== from || Date.now() > deadline) return now;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('DataSourceWatches', () => {
+  it('watches a data root once it has minFiles entries, and counts the changes its events report', async () => {
+    const root = await data(3);
+    const { lines, log } = logger();
+    const watches = new DataSourceWatches({ enabled: true, minFiles: 4 }, log);
+    try {
+      watches.consider(root, 3);
+      await watches.started();
+      expect(watches.generation(root)).toBeUndefined();
+      watches.consider(root, 4);
+      await watches.started();
+      const first = watches.generation(root);
+      expect(first).toBe(0);
+      // Nothing changed: the same generation, again and again.
+      expect(watches.generation(root)).toBe(first);
+      writeFileSync(join(root, 'f1.csv'), 'changed');
+      expect(await nextGeneration(watches, root, first)).toBe(1);
+      mkdirSync(join(root, 'new'));
+      expect(await nextGeneration(watches, root, 1)).toBe(2);
+      // A write in a directory created after the watch began is seen too.
+      writeFileSync(join(root, 'new', 'deep.csv'), 'x');
+      expect(await nextGeneration(watches, root, 2)).toBe(3);
+      expect(lines.filter((line) => line.startsWith('INFO'))).toEqual([
+        "INFO Watching the data source's file events: 4 entries, at least 4 (fileWatch.minFiles); the check after each tool call walks it only when they report a change",
+      ]);
+      // The user's data is never written: no marker, nothing left behind.
+      expect(readdirSync(root).sort()).toEqual(['f0.csv', 'f1.csv', 'f2.csv', 'new']);
+    } finally {
+      await watches.close();
+    }
+    expect(watches.generation(root)).toBeUndefined();
+  });
+
+  it('retires a root whose events may have been lost: a burst past the limit, the root moved away', async () => {
+    const burst = await data(1);
+    const moved = await data(1);
+    const { lines, log } = logger();
+    const watches = new DataSourceWatches({ enabled: true, minFiles: 0 }, log);
+    try {
+      watches.consider(burst, 1);
+      watches.consider(moved, 1);
+      await watches.started();
+      expect(watches.generation(burst)).toBe(0);
+      expect(watches.generation(moved)).toBe(0);
+      // More than the watcher's 10,000 dirty paths between two looks: some events may be lost.
+      // (Events arrive over time: a look while they do sees fewer, so this looks after a pause,
+      // and bursts again if the machine was too slow to deliver them all.)
+      let generation = watches.generation(burst);
+      for (let round = 0; round < 5 && generation !== undefined; round++) {
+        for (let i = 0; i < 10_050; i++) writeFileSync(join(burst, `b${round}-${i}`), '');
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        generation = watches.generation(burst);
+      }
+      expect(generation).toBeUndefined();
+      // The root's directory moved away: its watch follows the old directory, not the path.
+      renameSync(moved, `${moved}-gone`);
+      mkdirSync(moved);
+      expect(await nextGeneration(watches, moved, 0)).toBeUndefined();
+      // Retired for good: every later check walks, even once the events are quiet again.
+      expect(watches.generation(burst)).toBeUndefined();
+      expect(watches.generation(moved)).toBeUndefined();
+      expect(lines.filter((line) => line.startsWith('WARN'))).toEqual([
+        `WARN Stopped watching the data source at ${burst} (more than 10000 paths changed at once); its checks walk it`,
+        `WARN Stopped watching the data source at ${moved} (the root was deleted or moved); its checks walk it`,
+      ]);
+    } finally {
+      await watches.close();
+    }
+  });
+
+  it('watches nothing when fileWatch is off', async () => {
+    const root = await data(5);
+    const { lines, log } = logger();
+    const watches = new DataSourceWatches({ enabled: false, minFiles: 0 }, log);
+    watches.consider(root, 5);
+    await watches.started();
+    expect(watches.generation(root)).toBeUndefined();
+    expect(lines).toEqual([]);
+    await watches.close();
+  });
+});
