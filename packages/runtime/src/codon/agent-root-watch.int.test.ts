@@ -3,19 +3,11 @@ import { join } from 'node:path';
 import { cleanupTempDirs, makeTempDir } from '@hankweave/durable-io/testing';
 import { ChangeScanner } from '@hankweave/files';
 import { afterEach, describe, expect, it } from 'vitest';
+import { recordingLogger } from '../../test/recording-logger.js';
 import { settingsFromOptions } from '../runtime/settings-from-options.js';
 import { AgentRootWatch } from './agent-root-watch.js';
 
 afterEach(cleanupTempDirs);
-
-function logger() {
-  const lines: string[] = [];
-  const log = (level: string) => (message: string) => lines.push(`${level} ${message}`);
-  return {
-    lines,
-    log: { debug: log('DEBUG'), info: log('INFO'), warn: log('WARN'), error: log('ERROR') },
-  };
-}
 
 async function tree(files: number) {
   const { path } = await makeTempDir('hankweave-root-watch-');
@@ -26,7 +18,7 @@ async function tree(files: number) {
 describe('AgentRootWatch', () => {
   it('watches once a scan lists minFiles tracked files, not before', async () => {
     const root = await tree(3);
-    const { lines, log } = logger();
+    const { lines, log } = recordingLogger();
     const watch = new AgentRootWatch(root, { enabled: true, minFiles: 4 }, log);
     const scanner = new ChangeScanner(root);
     try {
@@ -55,12 +47,16 @@ describe('AgentRootWatch', () => {
 
   it('never watches when disabled, nor after close, even with a start in flight', async () => {
     const root = await tree(2);
-    const disabled = new AgentRootWatch(root, { enabled: false, minFiles: 0 }, logger().log);
+    const disabled = new AgentRootWatch(
+      root,
+      { enabled: false, minFiles: 0 },
+      recordingLogger().log,
+    );
     const scanner = new ChangeScanner(root);
     disabled.consider(scanner, 2);
     await disabled.started();
     expect(disabled.watching).toBe(false);
-    const closing = new AgentRootWatch(root, { enabled: true, minFiles: 0 }, logger().log);
+    const closing = new AgentRootWatch(root, { enabled: true, minFiles: 0 }, recordingLogger().log);
     closing.consider(scanner, 2);
     await closing.close(); // before the crawl is done
     expect(closing.watching).toBe(false);
@@ -70,7 +66,7 @@ describe('AgentRootWatch', () => {
   });
 
   it('walks on, with a warning, where the root cannot be watched', async () => {
-    const { lines, log } = logger();
+    const { lines, log } = recordingLogger();
     const watch = new AgentRootWatch('/nonexistent/agentRoot', { enabled: true, minFiles: 0 }, log);
     watch.consider(new ChangeScanner('/nonexistent/agentRoot'), 0);
     await watch.started();

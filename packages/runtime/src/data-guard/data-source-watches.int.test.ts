@@ -2,18 +2,10 @@ import { mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanupTempDirs, makeTempDir } from '@hankweave/durable-io/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { recordingLogger } from '../../test/recording-logger.js';
 import { DataSourceWatches } from './data-source-watches.js';
 
 afterEach(cleanupTempDirs);
-
-function logger() {
-  const lines: string[] = [];
-  const log = (level: string) => (message: string) => lines.push(`${level} ${message}`);
-  return {
-    lines,
-    log: { debug: log('DEBUG'), info: log('INFO'), warn: log('WARN'), error: log('ERROR') },
-  };
-}
 
 async function data(files: number) {
   const { path } = await makeTempDir('hankweave-data-watch-');
@@ -36,7 +28,7 @@ async function nextGeneration(watches: DataSourceWatches, root: string, from: nu
 describe('DataSourceWatches', () => {
   it('watches a data root once it has minFiles entries, and counts the changes its events report', async () => {
     const root = await data(3);
-    const { lines, log } = logger();
+    const { lines, log } = recordingLogger();
     const watches = new DataSourceWatches({ enabled: true, minFiles: 4 }, log);
     try {
       watches.consider(root, 3);
@@ -69,7 +61,7 @@ describe('DataSourceWatches', () => {
   it('retires a root whose events may have been lost: a burst past the limit, the root moved away', async () => {
     const burst = await data(1);
     const moved = await data(1);
-    const { lines, log } = logger();
+    const { lines, log } = recordingLogger();
     const watches = new DataSourceWatches({ enabled: true, minFiles: 0 }, log);
     try {
       watches.consider(burst, 1);
@@ -105,7 +97,7 @@ describe('DataSourceWatches', () => {
 
   it('watches nothing when fileWatch is off', async () => {
     const root = await data(5);
-    const { lines, log } = logger();
+    const { lines, log } = recordingLogger();
     const watches = new DataSourceWatches({ enabled: false, minFiles: 0 }, log);
     watches.consider(root, 5);
     await watches.started();
