@@ -9,6 +9,8 @@ interface RootWatch {
   generation: number;
   /** Events of this root are not trusted any more (see {@link DataSourceWatches.generation}). */
   retired: boolean;
+  /** The close of a retired watcher, awaited by {@link DataSourceWatches.close}. */
+  closing?: Promise<void>;
 }
 
 /**
@@ -80,7 +82,7 @@ export class DataSourceWatches {
       watches.map((watch) => {
         const watcher = watch.watcher;
         watch.watcher = undefined;
-        return watcher?.close().catch(() => undefined);
+        return Promise.all([watch.closing, watcher?.close().catch(() => undefined)]);
       }),
     );
   }
@@ -113,7 +115,7 @@ export class DataSourceWatches {
     watch.retired = true;
     const watcher = watch.watcher;
     watch.watcher = undefined;
-    void watcher?.close().catch(() => undefined);
+    watch.closing = watcher?.close().catch(() => undefined);
     this.#log.warn(`Stopped watching the data source at ${root} (${reason}); its checks walk it`);
   }
 }
