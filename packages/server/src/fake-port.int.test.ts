@@ -1,9 +1,9 @@
 import { cleanupTempDirs } from '@hankweave/durable-io/testing';
 import { RuntimeError } from '@hankweave/runtime';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFakePort, type FakePort } from './testing.js';
 import { CLOSE_CODES } from './close-codes.js';
 import { connectHankweave } from './connect-hankweave.js';
+import { createFakePort, type FakePort } from './testing.js';
 import { type HankweaveServer, startWebSocketServer } from './websocket-server.js';
 
 // The server over a fake port: what it needs from a runtime is the port's members and nothing
