@@ -93,25 +93,25 @@ function changesSince(
   guard: DataGuard,
   afterToolCall: boolean,
 ): DataChange[] {
-  if (afterToolCall && opened.cleanAt !== undefined) {
-    if (context.dataWatch.generation(guard.root) === opened.cleanAt) {
-      const link = guard.checkLink();
-      if (link.length === 0) {
-        context.log.debug('Data source check: no file events since it was found unchanged');
-        return link;
-      }
+  // Taken before the walk below: a change during it shows as a later generation.
+  const now = opened.linked ? undefined : context.dataWatch.generation(guard.root);
+  if (afterToolCall && now !== undefined) {
+    const why =
+      opened.cleanAt === undefined
+        ? 'watched since this attempt began'
+        : now !== opened.cleanAt
+          ? 'its file events reported a change'
+          : guard.checkLink().length > 0
+            ? 'the data link changed'
+            : undefined;
+    if (why === undefined) {
+      context.log.debug('Data source check: no file events since it was found unchanged');
+      return [];
     }
-    context.log.debug('Data source check walked: its file events reported a change');
-  } else if (
-    afterToolCall &&
-    !opened.linked &&
-    context.dataWatch.generation(guard.root) !== undefined
-  ) {
-    context.log.debug('Data source check walked: watched since this attempt began');
+    context.log.debug(`Data source check walked: ${why}`);
   }
-  const before = opened.linked ? undefined : context.dataWatch.generation(guard.root);
   const changes = guard.check();
-  if (changes.length === 0) opened.cleanAt = before;
+  if (changes.length === 0) opened.cleanAt = now;
   return changes;
 }
 
