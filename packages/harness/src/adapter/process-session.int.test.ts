@@ -147,11 +147,13 @@ describe('ProcessSession', () => {
   });
 
   it("stops a silent agent after the idle time with the watchdog's result: a retriable timeout", async () => {
+    // 1.5 s: the idle time also runs while the child node process starts, which took over 300 ms
+    // on a loaded CI machine (before its init line, so the result had no session id).
     const input = await spec(
       agentScript([init], HANG),
       {},
       {
-        idleTimeoutMs: 300,
+        idleTimeoutMs: 1500,
       },
     );
     const session = await ProcessSession.start(input);
@@ -167,7 +169,7 @@ describe('ProcessSession', () => {
     expect(lines.at(-1)).toMatchObject({
       type: 'result',
       is_error: true,
-      result: 'Agent idle timeout: no output for 0.3 s; the harness stopped the agent.',
+      result: 'Agent idle timeout: no output for 1.5 s; the harness stopped the agent.',
       session_id: 's1',
     });
   });
