@@ -5,10 +5,11 @@
 // ~3.3 GB); --branches sets how many extra branches the list/resolve steps build (each costs 8
 // checkpoints of every contender); --dist benchmarks another build of the engine (a directory
 // holding its index.js, relative to the working directory).
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { NativeGit } from './native-git.mjs';
 import { generateTree, mutate } from './tree.mjs';
 
@@ -24,9 +25,10 @@ const out = option('out', undefined);
 const scale = Number(option('scale', '1'));
 const branches = Number(option('branches', '10'));
 const dist = option('dist', undefined);
-const { CheckpointEngine } = await import(
-  dist ? pathToFileURL(join(resolve(dist), 'index.js')).href : '../dist/index.js'
-);
+const engineUrl = dist
+  ? pathToFileURL(join(resolve(dist), 'index.js')).href
+  : new URL('../dist/index.js', import.meta.url).href;
+const { CheckpointEngine } = await import(engineUrl);
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -155,6 +157,29 @@ async function benchSize(count) {
           await ctx[who].restore(last[who], who === 'b' ? { changed: [] } : {});
         }
       }
+    }
+    // A restore from a new process (the CLI's rollback, crash recovery): a child process opens
+    // the engine, its index read from disk, and restores without a hint; it reports the time
+    // from open to restored. Then back, untimed, the same way.
+    const freshRestore = (sha) => {
+      const child = spawnSync(
+        process.execPath,
+        [
+          fileURLToPath(new URL('fresh-restore.mjs', import.meta.url)),
+          engineUrl,
+          join(base, 'a'),
+          sha,
+        ],
+        { encoding: 'utf8' },
+      );
+      if (child.status !== 0) throw new Error(`fresh restore failed: ${child.stderr}`);
+      return Number(child.stdout.trim());
+    };
+    for (let run = 0; run < runs; run++) {
+      record('restore, new process', 'git', await time(() => ctx.git.restore(first.git)));
+      ctx.git.restore(last.git);
+      record('restore, new process', 'a', freshRestore(first.a));
+      freshRestore(last.a);
     }
     // History for list/resolve: `branches` more runs of 8 one-file checkpoints each, on new
     // branches.

@@ -1,4 +1,6 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 
@@ -13,6 +15,10 @@ describe('README', () => {
     const file = `${TMP}checkpoints-readme-${process.pid}.ts`;
     writeFileSync(file, snippet as string);
     const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    // The quick start's execution directory goes under os.tmpdir(): one of ours, removed after.
+    const previous = process.env.TMPDIR;
+    const demoTmp = mkdtempSync(join(tmpdir(), 'hankweave-readme-'));
+    process.env.TMPDIR = demoTmp;
     try {
       await import(pathToFileURL(file).href);
       expect(log.mock.calls).toEqual([
@@ -23,6 +29,9 @@ describe('README', () => {
     } finally {
       log.mockRestore();
       rmSync(file, { force: true });
+      rmSync(demoTmp, { recursive: true, force: true });
+      if (previous === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = previous;
     }
   });
 });

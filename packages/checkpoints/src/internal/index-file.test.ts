@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   type DirInfo,
@@ -61,10 +62,40 @@ describe('serializeIndex() / parseIndex()', () => {
     expect(parseIndex(Buffer.from('not an index at all, really not'))).toBeUndefined();
   });
 
-  it('reuses cached entry records when writing again', () => {
+  it('writes the bytes it read back unchanged', () => {
     const first = serializeIndex(entries, dirs);
     const reparsed = parseIndex(first)?.entries ?? [];
     expect(serializeIndex(reparsed, dirs).equals(first)).toBe(true);
+  });
+
+  it("says whether the paths are in git's byte order", () => {
+    expect(parseIndex(serializeIndex(entries, dirs))?.sorted).toBe(true);
+    // 'é' (0xc3 0xa9) sorts after 'z' by bytes, although both are one UTF-16 unit.
+    const bytewise = [entry('z', '1'.repeat(40)), entry('é', '2'.repeat(40))];
+    expect(parseIndex(serializeIndex(bytewise, new Map()))?.sorted).toBe(true);
+    const swapped = [entries[1], entries[0]] as IndexEntry[];
+    expect(parseIndex(serializeIndex(swapped, new Map()))?.sorted).toBe(false);
+    const twice = [entries[0], entries[0]] as IndexEntry[];
+    expect(parseIndex(serializeIndex(twice, new Map()))?.sorted).toBe(false);
+    const prefix = [entry('ab', '1'.repeat(40)), entry('a', '2'.repeat(40))];
+    expect(parseIndex(serializeIndex(prefix, new Map()))?.sorted).toBe(false);
+  });
+
+  it('gives record offsets only for a v2 file, whose records can be copied as they are', () => {
+    const data = serializeIndex(entries, dirs);
+    const parsed = parseIndex(data);
+    expect(parsed?.offsets?.length).toBe(entries.length + 1);
+    expect(parsed?.offsets?.[0]).toBe(12);
+    data.writeUInt32BE(3, 4); // v3 with no extended entry is still readable
+    const rehashed = Buffer.concat([
+      data.subarray(0, data.length - 20),
+      createHash('sha1')
+        .update(data.subarray(0, data.length - 20))
+        .digest(),
+    ]);
+    const v3 = parseIndex(rehashed);
+    expect(v3?.entries.length).toBe(entries.length);
+    expect(v3?.offsets).toBeUndefined();
   });
 });
 
@@ -115,6 +146,32 @@ describe('IndexWriter', () => {
       expect(patched.equals(serializeIndex(next, dirs))).toBe(true);
       expect(parseIndex(patched)?.entries.map((e) => e.path)).toEqual(next.map((e) => e.path));
       list = next;
+    }
+  });
+
+  it('patches a file it adopted, then keeps writing into that buffer correctly', () => {
+    const list = Array.from({ length: 50 }, (_, i) =>
+      entry(`f${String(i).padStart(3, '0')}`, oid(i)),
+    );
+    // Read "from disk": its own bytes, which the writer then owns.
+    const onDisk = Buffer.from(serializeIndex(list, dirs));
+    const parsed = parseIndex(onDisk);
+    const writer = new IndexWriter();
+    writer.adopt(onDisk, parsed?.offsets as Uint32Array, 0);
+    let current = parsed?.entries as IndexEntry[];
+    for (let version = 1; version <= 6; version++) {
+      // Replace one entry with a longer path and drop another: every later record moves.
+      const at = version * 5;
+      const replaced = entry(`${(current[at] as IndexEntry).path}-v${version}`, oid(900 + version));
+      const next = [...current.slice(0, at), replaced, ...current.slice(at + 1)];
+      next.splice(at + 2, 1);
+      const splices: Splice[] = [
+        { at, remove: 1, entry: replaced },
+        { at: at + 2, remove: 1 },
+      ];
+      const data = Buffer.from(writer.write(next, version, dirs, { from: version - 1, splices }));
+      expect(data.equals(serializeIndex(next, dirs))).toBe(true);
+      current = next;
     }
   });
 

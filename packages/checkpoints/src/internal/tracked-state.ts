@@ -18,8 +18,8 @@ import { type Io, mtimeSeconds } from './io.js';
 import type { Layout } from './layout.js';
 import type { ObjectStore } from './object-store.js';
 import { MODE_LINK } from './objects.js';
-import { compareCodePoints, sortByBytes } from './paths.js';
-import { type CacheEntry, entryFromIndex, entryFromTree } from './stat-cache.js';
+import { sortByBytes } from './paths.js';
+import { type CacheEntry, entriesFromIndex, entryFromIndex, entryFromTree } from './stat-cache.js';
 import { flattenTree } from './tree-walk.js';
 
 /**
@@ -125,10 +125,13 @@ export async function loadState(
   const data = stat ? await io.readOptional(layout.indexFile) : undefined;
   const parsed = data ? parseIndex(data) : undefined;
   const indexTime = stat?.mtimeNs ?? 0n;
-  if (parsed && parsed.dirs.get('')?.oid === headTree) {
-    // Git writes index entries in byte order, and so does this engine.
-    const sorted = parsed.entries.map((entry) => entryFromIndex(entry, indexTime));
-    if (isSortedByBytes(sorted)) return makeState(headTree, sorted, parsed.dirs);
+  // Git writes index entries in byte order, and so does this engine.
+  if (parsed?.sorted && parsed.dirs.get('')?.oid === headTree) {
+    const writer = new IndexWriter();
+    // The file read is the writer's last file: the first save patches it (makeState's list is
+    // version 0). Only a buffer of our own read: another file system's could be its storage.
+    if (parsed.offsets && io.native) writer.adopt(data as Buffer, parsed.offsets, 0);
+    return makeState(headTree, entriesFromIndex(parsed.entries, indexTime), parsed.dirs, writer);
   }
   const known = new Map(parsed?.entries.map((entry) => [entry.path, entry]));
   const sorted: CacheEntry[] = [];
@@ -174,16 +177,6 @@ export async function saveState(
   } catch (error) {
     if (!hasErrno(error, 'EEXIST')) throw error;
   }
-}
-
-/** True when every path is after the one before it in byte order. */
-function isSortedByBytes(entries: readonly CacheEntry[]): boolean {
-  for (let i = 1; i < entries.length; i++) {
-    const a = (entries[i - 1] as CacheEntry).path;
-    const b = (entries[i] as CacheEntry).path;
-    if (compareCodePoints(a, b) >= 0) return false;
-  }
-  return true;
 }
 
 /**
