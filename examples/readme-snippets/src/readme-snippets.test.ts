@@ -1,4 +1,15 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -30,6 +41,18 @@ describe('README quick starts', () => {
     mkdirSync(TMP, { recursive: true });
     const file = `${TMP}${dir.replaceAll('/', '-')}.ts`;
     writeFileSync(file, snippet as string);
-    await import(pathToFileURL(file).href);
+    // A quick start makes its demo directories under os.tmpdir() and leaves them, as a reader's
+    // copy would: give it a temp dir of its own and remove that after.
+    const previous = process.env.TMPDIR;
+    process.env.TMPDIR = mkdtempSync(join(tmpdir(), 'hankweave-readme-'));
+    // Traversable like /tmp itself: the Postgres quick start's server runs as the postgres user.
+    chmodSync(process.env.TMPDIR, 0o755);
+    try {
+      await import(pathToFileURL(file).href);
+    } finally {
+      rmSync(process.env.TMPDIR, { recursive: true, force: true });
+      if (previous === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = previous;
+    }
   });
 });
