@@ -455,6 +455,7 @@ describe('hankweave ui', () => {
     );
     const journal = await createFileJournal({ hankweaveDir });
     let announced: HankweaveEvent | undefined;
+    let waiting = false;
     let relayedAfterMs: number | undefined;
     let sent = 0;
     const relayed = new Promise<void>((resolve) => {
@@ -463,9 +464,15 @@ describe('hankweave ui', () => {
         `/api/executions/${id}/live`,
         { authorization: `Bearer ${writer.token}` },
         (message) => {
-          if (message.event === 'state' && !announced) {
-            // The stream follows the WebSocket once its first state is out; give it a moment.
-            setTimeout(() => {
+          if (message.event === 'state' && !waiting) {
+            // Announce only once the dashboard's server is a handshaken client of the runtime:
+            // an event broadcast before that is not one it could have been woken by.
+            waiting = true;
+            const announce = (): void => {
+              if (!server.clients().some((client) => client.handshaken)) {
+                setTimeout(announce, 20);
+                return;
+              }
               sent = Date.now();
               announced = port.emit('assistant.action', {
                 codonId: 'observe',
@@ -475,7 +482,8 @@ describe('hankweave ui', () => {
                 toolInput: { command: 'sleep 60' },
               });
               setTimeout(() => void journal.append(announced as HankweaveEvent), 300);
-            }, 500);
+            };
+            announce();
           }
           const event = message.data as HankweaveEvent;
           if (message.event === 'hankweave' && event.id === announced?.id) {
@@ -490,7 +498,7 @@ describe('hankweave ui', () => {
     try {
       // Nothing else is sent until the event is relayed (or this gives up): the retries alone
       // must find it, well within the run's quiet 60 s.
-      await Promise.race([relayed, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+      await Promise.race([relayed, new Promise((resolve) => setTimeout(resolve, 10_000))]);
       expect(relayedAfterMs, 'the announced event was never relayed').toBeDefined();
       expect(relayedAfterMs).toBeLessThan(3_000);
     } finally {
