@@ -44,13 +44,14 @@ describe('README quick starts', () => {
     // A quick start makes its demo directories under os.tmpdir() and leaves them, as a reader's
     // copy would: give it a temp dir of its own and remove that after.
     const previous = process.env.TMPDIR;
-    process.env.TMPDIR = mkdtempSync(join(tmpdir(), 'hankweave-readme-'));
+    const demoTmp = mkdtempSync(join(tmpdir(), 'hankweave-readme-'));
     // Traversable like /tmp itself: the Postgres quick start's server runs as the postgres user.
-    chmodSync(process.env.TMPDIR, 0o755);
+    chmodSync(demoTmp, 0o755);
+    process.env.TMPDIR = demoTmp;
     try {
       await import(pathToFileURL(file).href);
     } finally {
-      rmSync(process.env.TMPDIR, { recursive: true, force: true });
+      rmSync(demoTmp, { recursive: true, force: true });
       if (previous === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = previous;
     }
