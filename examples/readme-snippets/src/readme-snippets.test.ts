@@ -1,16 +1,6 @@
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { withPrivateTmpdir } from '@hankweave/durable-io/testing';
 import { describe, expect, it } from 'vitest';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
@@ -42,18 +32,7 @@ describe('README quick starts', () => {
     const file = `${TMP}${dir.replaceAll('/', '-')}.ts`;
     writeFileSync(file, snippet as string);
     // A quick start makes its demo directories under os.tmpdir() and leaves them, as a reader's
-    // copy would: give it a temp dir of its own and remove that after.
-    const previous = process.env.TMPDIR;
-    const demoTmp = mkdtempSync(join(tmpdir(), 'hankweave-readme-'));
-    // Traversable like /tmp itself: the Postgres quick start's server runs as the postgres user.
-    chmodSync(demoTmp, 0o755);
-    process.env.TMPDIR = demoTmp;
-    try {
-      await import(pathToFileURL(file).href);
-    } finally {
-      rmSync(demoTmp, { recursive: true, force: true });
-      if (previous === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = previous;
-    }
+    // copy would: it runs with a temp dir of its own, removed after.
+    await withPrivateTmpdir(() => import(pathToFileURL(file).href));
   });
 });

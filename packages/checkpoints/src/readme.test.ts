@@ -1,7 +1,6 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { withPrivateTmpdir } from '@hankweave/durable-io/testing';
 import { describe, expect, it, vi } from 'vitest';
 
 const README = fileURLToPath(new URL('../README.md', import.meta.url));
@@ -15,12 +14,9 @@ describe('README', () => {
     const file = `${TMP}checkpoints-readme-${process.pid}.ts`;
     writeFileSync(file, snippet as string);
     const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
-    // The quick start's execution directory goes under os.tmpdir(): one of ours, removed after.
-    const previous = process.env.TMPDIR;
-    const demoTmp = mkdtempSync(join(tmpdir(), 'hankweave-readme-'));
-    process.env.TMPDIR = demoTmp;
     try {
-      await import(pathToFileURL(file).href);
+      // The quick start's execution directory goes under os.tmpdir(): one of ours, removed after.
+      await withPrivateTmpdir(() => import(pathToFileURL(file).href));
       expect(log.mock.calls).toEqual([
         ['M', 'docs/notes.md'],
         ['# Draft\n'],
@@ -29,9 +25,6 @@ describe('README', () => {
     } finally {
       log.mockRestore();
       rmSync(file, { force: true });
-      rmSync(demoTmp, { recursive: true, force: true });
-      if (previous === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = previous;
     }
   });
 });

@@ -42,6 +42,7 @@ export {
   makeTempDirSync,
   type TempDir,
   useFixture,
+  withPrivateTmpdir,
 } from './testing/temp-dir.js';
 export {
   freeLoopbackPort,

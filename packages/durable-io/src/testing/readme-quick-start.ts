@@ -1,6 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { withPrivateTmpdir } from './temp-dir.js';
 
 /** What a README's quick start printed, and what its `// → ...` comments promise it prints. */
 export interface QuickStartRun {
@@ -15,7 +16,8 @@ export interface QuickStartRun {
 /**
  * Runs the first ```ts block of `{packageRoot}/README.md` as a user would (its imports resolve
  * as written: a self-import needs the package built), capturing `console.log`. The block is
- * written to `{packageRoot}/.tmp/` under a per-process name and removed afterwards.
+ * written to `{packageRoot}/.tmp/` under a per-process name and removed afterwards; it runs with
+ * `TMPDIR` set to a directory of its own (see {@link withPrivateTmpdir}), removed afterwards too.
  *
  * @throws when the README has no ```ts block (the message says which README).
  */
@@ -34,7 +36,9 @@ export async function runReadmeQuickStart(packageRoot: string): Promise<QuickSta
     printed.push(args.map(String).join(' '));
   };
   try {
-    await import(pathToFileURL(target).href);
+    // Its demo directories go to a temp dir of its own, removed after: a reader's copy may leave
+    // them, a test run must not.
+    await withPrivateTmpdir(() => import(pathToFileURL(target).href));
   } finally {
     sink.log = original;
     await rm(target, { force: true });

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,4 +52,24 @@ export async function useFixture(
 /** Removes every temporary directory made here and not yet cleaned up (for `afterEach`). */
 export async function cleanupTempDirs(): Promise<void> {
   await Promise.all([...live].map((dir) => dir.cleanup()));
+}
+
+/**
+ * Runs `fn` with `TMPDIR` (and so `os.tmpdir()`) set to a fresh directory, then removes that
+ * directory and restores `TMPDIR`. For code that makes temp directories and leaves them, as a
+ * README's quick start does for its reader. The directory is traversable (0755, like /tmp) so
+ * servers that drop to another user, such as Postgres's initdb, can still reach theirs.
+ */
+export async function withPrivateTmpdir<T>(fn: () => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), 'hankweave-tmpdir-'));
+  chmodSync(dir, 0o755);
+  const previous = process.env.TMPDIR;
+  process.env.TMPDIR = dir;
+  try {
+    return await fn();
+  } finally {
+    if (previous === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = previous;
+    await rm(dir, { recursive: true, force: true });
+  }
 }
