@@ -82,17 +82,10 @@ export function entryFromTree(path: string, mode: number, oid: string): CacheEnt
 }
 
 /**
- * Turns an index entry read from disk into a cache entry, in place (the parsed object is the
- * engine's own; a copy per entry is 250k more objects to collect). `indexTime` is the index
- * file's mtime: an entry modified at or after it is racy.
+ * Turns the entries of an index read from disk into cache entries, in place (the parsed objects
+ * are the engine's own; a copy per entry is 250k more objects to collect). `indexTime` is the
+ * index file's mtime: an entry modified at or after it is racy.
  */
-export function entryFromIndex(entry: IndexEntry, indexTime: bigint): CacheEntry {
-  const seconds = Number(indexTime / NS);
-  const nanos = Number(indexTime % NS);
-  return asCacheEntry(entry, seconds, nanos);
-}
-
-/** {@link entryFromIndex} for many entries of one index: the index time is split once. */
 export function entriesFromIndex(entries: IndexEntry[], indexTime: bigint): CacheEntry[] {
   const seconds = Number(indexTime / NS);
   const nanos = Number(indexTime % NS);

@@ -19,7 +19,7 @@ import type { Layout } from './layout.js';
 import type { ObjectStore } from './object-store.js';
 import { MODE_LINK } from './objects.js';
 import { sortByBytes } from './paths.js';
-import { type CacheEntry, entriesFromIndex, entryFromIndex, entryFromTree } from './stat-cache.js';
+import { type CacheEntry, entriesFromIndex, entryFromTree } from './stat-cache.js';
 import { flattenTree } from './tree-walk.js';
 
 /**
@@ -133,13 +133,15 @@ export async function loadState(
     if (parsed.offsets && io.native) writer.adopt(data as Buffer, parsed.offsets, 0);
     return makeState(headTree, entriesFromIndex(parsed.entries, indexTime), parsed.dirs, writer);
   }
-  const known = new Map(parsed?.entries.map((entry) => [entry.path, entry]));
+  const known = new Map(
+    entriesFromIndex(parsed?.entries ?? [], indexTime).map((entry) => [entry.path, entry]),
+  );
   const sorted: CacheEntry[] = [];
   for (const file of await flattenTree(store, headTree)) {
     const old = known.get(file.path);
     sorted.push(
       old && old.oid === file.oid && old.mode === file.mode
-        ? entryFromIndex(old, indexTime)
+        ? old
         : entryFromTree(file.path, file.mode, file.oid),
     );
   }
