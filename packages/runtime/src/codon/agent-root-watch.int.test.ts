@@ -5,7 +5,7 @@ import { ChangeScanner } from '@hankweave/files';
 import { afterEach, describe, expect, it } from 'vitest';
 import { recordingLogger } from '../../test/recording-logger.js';
 import { settingsFromOptions } from '../runtime/settings-from-options.js';
-import { AgentRootWatch } from './agent-root-watch.js';
+import { AgentRootWatch, DEFAULT_FILE_WATCH } from './agent-root-watch.js';
 
 afterEach(cleanupTempDirs);
 
@@ -19,7 +19,7 @@ describe('AgentRootWatch', () => {
   it('watches once a scan lists minFiles tracked files, not before', async () => {
     const root = await tree(3);
     const { lines, log } = recordingLogger();
-    const watch = new AgentRootWatch(root, { enabled: true, minFiles: 4 }, log);
+    const watch = new AgentRootWatch(root, { ...DEFAULT_FILE_WATCH, minFiles: 4 }, log);
     const scanner = new ChangeScanner(root);
     try {
       watch.consider(scanner, (await scanner.scanWatched(['**'])).snapshot.size);
@@ -45,18 +45,45 @@ describe('AgentRootWatch', () => {
     expect((await scanner.scanWatched(['**'])).walkReason).toBe('the watcher is closed');
   });
 
+  it('gives the watcher its settle timeout: past it, a scan walks and says so', async () => {
+    const root = await tree(2);
+    // @parcel/watcher batches events for about 50 ms on Linux: a marker cannot arrive in 1 ms.
+    const watch = new AgentRootWatch(
+      root,
+      { ...DEFAULT_FILE_WATCH, minFiles: 0, settleTimeoutMs: 1 },
+      recordingLogger().log,
+    );
+    const scanner = new ChangeScanner(root);
+    try {
+      watch.consider(scanner, (await scanner.scanWatched(['**'])).snapshot.size);
+      await watch.started();
+      expect(watch.watching).toBe(true);
+      await scanner.scanWatched(['**']); // the baseline walk
+      writeFileSync(join(root, 'f2.ts'), '2');
+      const next = await scanner.scanWatched(['**']);
+      expect(next.walkReason).toMatch(/settle marker had no event within 1 ms/);
+      expect(next.changes.created.map((change) => change.path)).toEqual(['f2.ts']);
+    } finally {
+      await watch.close();
+    }
+  });
+
   it('never watches when disabled, nor after close, even with a start in flight', async () => {
     const root = await tree(2);
     const disabled = new AgentRootWatch(
       root,
-      { enabled: false, minFiles: 0 },
+      { ...DEFAULT_FILE_WATCH, enabled: false, minFiles: 0 },
       recordingLogger().log,
     );
     const scanner = new ChangeScanner(root);
     disabled.consider(scanner, 2);
     await disabled.started();
     expect(disabled.watching).toBe(false);
-    const closing = new AgentRootWatch(root, { enabled: true, minFiles: 0 }, recordingLogger().log);
+    const closing = new AgentRootWatch(
+      root,
+      { ...DEFAULT_FILE_WATCH, minFiles: 0 },
+      recordingLogger().log,
+    );
     closing.consider(scanner, 2);
     await closing.close(); // before the crawl is done
     expect(closing.watching).toBe(false);
@@ -67,7 +94,11 @@ describe('AgentRootWatch', () => {
 
   it('walks on, with a warning, where the root cannot be watched', async () => {
     const { lines, log } = recordingLogger();
-    const watch = new AgentRootWatch('/nonexistent/agentRoot', { enabled: true, minFiles: 0 }, log);
+    const watch = new AgentRootWatch(
+      '/nonexistent/agentRoot',
+      { ...DEFAULT_FILE_WATCH, minFiles: 0 },
+      log,
+    );
     watch.consider(new ChangeScanner('/nonexistent/agentRoot'), 0);
     await watch.started();
     expect(watch.watching).toBe(false);
@@ -85,9 +116,18 @@ describe('AgentRootWatch', () => {
         }),
       );
     }
+    for (const settleTimeoutMs of [0, -5, 2.5, Number.NaN]) {
+      expect(() => settingsFromOptions({ dataPath: '/d', fileWatch: { settleTimeoutMs } })).toThrow(
+        expect.objectContaining({
+          code: 'RUNTIME_INVALID_OPTION',
+          details: { option: 'fileWatch.settleTimeoutMs' },
+        }),
+      );
+    }
     expect(settingsFromOptions({ dataPath: '/d' }).fileWatch).toEqual({
       enabled: true,
       minFiles: 10_000,
+      settleTimeoutMs: 2000,
     });
   });
 });

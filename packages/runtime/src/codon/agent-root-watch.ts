@@ -7,9 +7,19 @@ export interface FileWatchSettings {
   readonly enabled: boolean;
   /** Watch once a scan lists this many tracked files (0: from the first scan). Default 10,000. */
   readonly minFiles: number;
+  /**
+   * How long a scan waits for the file system to report its settle marker before it stops
+   * trusting the events and walks (correct, only slower). Default 2000 ms; a machine loaded
+   * enough to deliver events later than that walks after every tool call until it is raised.
+   */
+  readonly settleTimeoutMs: number;
 }
 
-export const DEFAULT_FILE_WATCH: FileWatchSettings = { enabled: true, minFiles: 10_000 };
+export const DEFAULT_FILE_WATCH: FileWatchSettings = {
+  enabled: true,
+  minFiles: 10_000,
+  settleTimeoutMs: 2000,
+};
 
 /**
  * The watcher of one execution's agentRoot, started once a scan shows the tree is big enough
@@ -64,7 +74,9 @@ export class AgentRootWatch {
   async #start(scanner: ChangeScanner, trackedFiles: number): Promise<void> {
     let watcher: TreeWatcher;
     try {
-      watcher = await TreeWatcher.start(this.#root);
+      watcher = await TreeWatcher.start(this.#root, {
+        settleTimeoutMs: this.#settings.settleTimeoutMs,
+      });
     } catch (error) {
       const why = FilesError.is(error) ? error.message : String(error);
       this.#log.warn(`agentRoot's file events are not available (${why}); scans walk the tree`);

@@ -34,6 +34,7 @@ const SAMPLES: Record<string, [unknown, unknown, string]> = {
   'budget.maxTimeSeconds': [60, 120, '180'],
   'fileWatch.enabled': [false, true, 'false'],
   'fileWatch.minFiles': [500, 0, '20000'],
+  'fileWatch.settleTimeoutMs': [5000, 3000, '15000'],
 };
 
 /** What an env text means for a key of this kind (booleans `true`/`1`, `false`/`0`; numbers). */
@@ -231,7 +232,7 @@ describe('runtimeOptionsOf', () => {
       ignoreRigFailures: true,
       anthropicBaseUrl: 'http://127.0.0.1:9/',
       budget: { maxDollars: 2 },
-      fileWatch: { minFiles: 0 },
+      fileWatch: { minFiles: 0, settleTimeoutMs: 9000 },
     });
     const options = runtimeOptionsOf(resolveRuntimeConfig({ cwd, env: {} }), cwd);
     expect(options).toEqual({
@@ -245,7 +246,7 @@ describe('runtimeOptionsOf', () => {
       ignoreRigFailures: true,
       anthropicBaseUrl: 'http://127.0.0.1:9/',
       budget: { maxDollars: 2 },
-      fileWatch: { minFiles: 0 },
+      fileWatch: { minFiles: 0, settleTimeoutMs: 9000 },
     });
   });
 

@@ -165,10 +165,16 @@ export function runtimeOptionsOf(
   if (sandbox !== 'auto') options.sandbox = sandbox;
   const watchEnabled = set('fileWatch.enabled');
   const watchMinFiles = set('fileWatch.minFiles');
-  if (typeof watchEnabled === 'boolean' || typeof watchMinFiles === 'number') {
+  const watchSettle = set('fileWatch.settleTimeoutMs');
+  if (
+    typeof watchEnabled === 'boolean' ||
+    typeof watchMinFiles === 'number' ||
+    typeof watchSettle === 'number'
+  ) {
     options.fileWatch = {
       ...(typeof watchEnabled === 'boolean' ? { enabled: watchEnabled } : {}),
       ...(typeof watchMinFiles === 'number' ? { minFiles: watchMinFiles } : {}),
+      ...(typeof watchSettle === 'number' ? { settleTimeoutMs: watchSettle } : {}),
     };
   }
   const maxDollars = config.get('budget.maxDollars');

@@ -163,6 +163,7 @@ export const RUNTIME_CONFIG_KEYS: readonly ConfigKeySpec[] = [
   // Not in the original: agentRoot's scans from file-system events on big trees (issue 39).
   { key: 'fileWatch.enabled', kind: { type: 'boolean' }, default: true },
   { key: 'fileWatch.minFiles', kind: { type: 'integer', min: 0 }, default: 10_000 },
+  { key: 'fileWatch.settleTimeoutMs', kind: { type: 'integer', min: 1 }, default: 2000 },
 ];
 
 /** The spec of a dotted key. */

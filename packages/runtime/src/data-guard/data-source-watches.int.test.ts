@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { cleanupTempDirs, makeTempDir } from '@hankweave/durable-io/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { recordingLogger } from '../../test/recording-logger.js';
+import { DEFAULT_FILE_WATCH } from '../codon/agent-root-watch.js';
 import { DataSourceWatches } from './data-source-watches.js';
 
 afterEach(cleanupTempDirs);
@@ -29,7 +30,7 @@ describe('DataSourceWatches', () => {
   it('watches a data root once it has minFiles entries, and counts the changes its events report', async () => {
     const root = await data(3);
     const { lines, log } = recordingLogger();
-    const watches = new DataSourceWatches({ enabled: true, minFiles: 4 }, log);
+    const watches = new DataSourceWatches({ ...DEFAULT_FILE_WATCH, minFiles: 4 }, log);
     try {
       watches.consider(root, 3);
       await watches.started();
@@ -62,7 +63,7 @@ describe('DataSourceWatches', () => {
     const burst = await data(1);
     const moved = await data(1);
     const { lines, log } = recordingLogger();
-    const watches = new DataSourceWatches({ enabled: true, minFiles: 0 }, log);
+    const watches = new DataSourceWatches({ ...DEFAULT_FILE_WATCH, minFiles: 0 }, log);
     try {
       watches.consider(burst, 1);
       watches.consider(moved, 1);
@@ -98,7 +99,10 @@ describe('DataSourceWatches', () => {
   it('watches nothing when fileWatch is off', async () => {
     const root = await data(5);
     const { lines, log } = recordingLogger();
-    const watches = new DataSourceWatches({ enabled: false, minFiles: 0 }, log);
+    const watches = new DataSourceWatches(
+      { ...DEFAULT_FILE_WATCH, enabled: false, minFiles: 0 },
+      log,
+    );
     watches.consider(root, 5);
     await watches.started();
     expect(watches.generation(root)).toBeUndefined();

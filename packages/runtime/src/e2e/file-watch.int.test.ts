@@ -24,7 +24,11 @@ interface Run {
   exitCode: number;
 }
 
-async function runOnce(fileWatch: { enabled?: boolean; minFiles?: number }): Promise<Run> {
+async function runOnce(fileWatch: {
+  enabled?: boolean;
+  minFiles?: number;
+  settleTimeoutMs?: number;
+}): Promise<Run> {
   const world = await makeWorld();
   const { runtime, events } = runtimeFor(world, { fileWatch });
   await runtime.start();
@@ -55,7 +59,12 @@ describe('agentRoot scans from file events (fileWatch)', () => {
 
   beforeAll(async () => {
     fdsBefore = inotifyFds();
-    [watched, walked] = await Promise.all([runOnce({ minFiles: 0 }), runOnce({ enabled: false })]);
+    // Two real agents on two cores: a settle marker can take longer than the 2 s default, and
+    // the tests below count walks, so the watched run waits as long as the files tests do.
+    [watched, walked] = await Promise.all([
+      runOnce({ minFiles: 0, settleTimeoutMs: 15_000 }),
+      runOnce({ enabled: false }),
+    ]);
   }, 240_000);
   afterAll(async () => {
     await watched?.world.close();

@@ -51,9 +51,10 @@ export interface CreateRuntimeOptions {
   /**
    * Scans of agentRoot after tool calls from the file system's events instead of a walk, once a
    * scan lists `minFiles` tracked files (default 10,000; 0: from the first scan); `enabled: false`
-   * always walks. See the README's "Big trees".
+   * always walks; `settleTimeoutMs` (default 2000) is how long a scan waits for the events to be
+   * in before it walks instead. See the README's "Big trees".
    */
-  fileWatch?: { enabled?: boolean; minFiles?: number };
+  fileWatch?: { enabled?: boolean; minFiles?: number; settleTimeoutMs?: number };
   /**
    * The agent adapter. Default: `ClaudeCodeHarness` from `@hankweave/claude-code`, an optional
    * peer dependency (install it to run Claude Code; pass your own harness and it is never loaded).

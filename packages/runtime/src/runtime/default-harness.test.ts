@@ -20,7 +20,7 @@ const settings = {
   env: {},
   killGraceMs: 100,
   sandbox: 'auto' as const,
-  fileWatch: { enabled: false, minFiles: 0 },
+  fileWatch: { enabled: false, minFiles: 0, settleTimeoutMs: 2000 },
 };
 
 const notInstalled = (name: string) =>

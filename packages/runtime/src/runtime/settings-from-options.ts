@@ -37,7 +37,10 @@ export function settingsFromOptions(options: CreateRuntimeOptions): RuntimeSetti
   };
 }
 
-/** @throws {RuntimeError} RUNTIME_INVALID_OPTION for a `fileWatch.minFiles` that is no count. */
+/**
+ * @throws {RuntimeError} RUNTIME_INVALID_OPTION for a `fileWatch.minFiles` that is no count or a
+ * `fileWatch.settleTimeoutMs` that is no positive whole number of ms.
+ */
 function fileWatchOf(options: CreateRuntimeOptions): FileWatchSettings {
   const minFiles = options.fileWatch?.minFiles ?? DEFAULT_FILE_WATCH.minFiles;
   if (!Number.isSafeInteger(minFiles) || minFiles < 0) {
@@ -47,5 +50,17 @@ function fileWatchOf(options: CreateRuntimeOptions): FileWatchSettings {
       { details: { option: 'fileWatch.minFiles' } },
     );
   }
-  return { enabled: options.fileWatch?.enabled ?? DEFAULT_FILE_WATCH.enabled, minFiles };
+  const settleTimeoutMs = options.fileWatch?.settleTimeoutMs ?? DEFAULT_FILE_WATCH.settleTimeoutMs;
+  if (!Number.isSafeInteger(settleTimeoutMs) || settleTimeoutMs < 1) {
+    throw new RuntimeError(
+      'RUNTIME_INVALID_OPTION',
+      `fileWatch.settleTimeoutMs must be a whole number of milliseconds, 1 or more (got ${String(settleTimeoutMs)})`,
+      { details: { option: 'fileWatch.settleTimeoutMs' } },
+    );
+  }
+  return {
+    enabled: options.fileWatch?.enabled ?? DEFAULT_FILE_WATCH.enabled,
+    minFiles,
+    settleTimeoutMs,
+  };
 }
