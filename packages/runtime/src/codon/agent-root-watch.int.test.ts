@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanupTempDirs, makeTempDir } from '@hankweave/durable-io/testing';
-import { ChangeScanner } from '@hankweave/files';
+import { ChangeScanner, type ScanResult } from '@hankweave/files';
 import { afterEach, describe, expect, it } from 'vitest';
 import { recordingLogger } from '../../test/recording-logger.js';
 import { settingsFromOptions } from '../runtime/settings-from-options.js';
@@ -47,7 +47,6 @@ describe('AgentRootWatch', () => {
 
   it('gives the watcher its settle timeout: past it, a scan walks and says so', async () => {
     const root = await tree(2);
-    // @parcel/watcher batches events for about 50 ms on Linux: a marker cannot arrive in 1 ms.
     const watch = new AgentRootWatch(
       root,
       { ...DEFAULT_FILE_WATCH, minFiles: 0, settleTimeoutMs: 1 },
@@ -60,7 +59,17 @@ describe('AgentRootWatch', () => {
       expect(watch.watching).toBe(true);
       await scanner.scanWatched(['**']); // the baseline walk
       writeFileSync(join(root, 'f2.ts'), '2');
-      const next = await scanner.scanWatched(['**']);
+      // In a check-phase callback: the scan places its markers and arms their 1 ms timers at
+      // once, the busy wait lets the timers fall due, and the event loop runs due timers before
+      // it polls for the markers' events. However fast the file system answers, the timer wins.
+      const next = await new Promise<ScanResult>((resolve, reject) =>
+        setImmediate(() => {
+          const scan = scanner.scanWatched(['**']);
+          const until = performance.now() + 50;
+          while (performance.now() < until);
+          scan.then(resolve, reject);
+        }),
+      );
       expect(next.walkReason).toMatch(/settle marker had no event within 1 ms/);
       expect(next.changes.created.map((change) => change.path)).toEqual(['f2.ts']);
     } finally {
