@@ -12,8 +12,7 @@ import {
 import { SentinelError } from './errors.js';
 import { entryRef, loadDefinition, type SentinelDefinition } from './internal/config-loader.js';
 import { HistoryStore } from './internal/history.js';
-import { prepareStructured } from './internal/llm-call.js';
-import { defaultTemperatureFor, resolveModel } from './internal/models.js';
+import type { LlmStack } from './internal/llm-stack.js';
 import { OutputWriter, resolveOutputTargets, unescapeJoin } from './internal/outputs.js';
 import { SentinelRunner } from './internal/sentinel-runner.js';
 import type { SentinelLogger, SentinelManagerOptions } from './options.js';
@@ -25,6 +24,13 @@ function pricedAs(modelId: string, models: ModelCatalog): string {
 }
 
 const silent: SentinelLogger = { info: () => {}, warn: () => {} };
+
+// The AI SDK loads with the first sentinel, not with this package (see llm-stack.ts).
+let llmStack: Promise<LlmStack> | undefined;
+const loadLlmStack = (): Promise<LlmStack> => {
+  llmStack ??= import('./internal/llm-stack.js');
+  return llmStack;
+};
 
 /** One entry that did not load; `fatal` is the entry's `failCodonIfNotLoaded`. */
 export interface FailedSentinel {
@@ -142,15 +148,16 @@ export class SentinelManager {
   ): Promise<SentinelRunner> {
     const { config } = def;
     const { options } = this;
+    const llm = await loadLlmStack();
     const { model, provider } = options.modelFactory
       ? { model: options.modelFactory(config.model), provider: undefined }
-      : resolveModel(config.model, {
+      : llm.resolveModel(config.model, {
           env: options.env ?? process.env,
           models: this.models,
           ...(options.baseUrl !== undefined && { baseUrl: options.baseUrl }),
           ...(options.api !== undefined && { api: options.api }),
         });
-    const structured = prepareStructured(config, def.outputSchema, def.ref);
+    const structured = llm.prepareStructured(config, def.outputSchema, def.ref);
     const loadedAtMs = this.now();
     const targets = resolveOutputTargets({
       hankweaveDir: options.hankweaveDir,
@@ -187,7 +194,8 @@ export class SentinelManager {
       codonName,
       codonStartTime,
       model,
-      defaultTemperature: defaultTemperatureFor(provider),
+      defaultTemperature: llm.defaultTemperatureFor(provider),
+      llm,
       structured,
       outputs,
       history,

@@ -1,6 +1,6 @@
 import { createModelCatalog, defaultModelCatalog, MODEL_CATALOG } from '@hankweave/types';
 import { describe, expect, it } from 'vitest';
-import { tokenUsageOf } from './llm-call.js';
+import { tokenUsageOf } from './llm-usage.js';
 import { resolveModel } from './models.js';
 
 const env = { ANTHROPIC_API_KEY: 'x' };

@@ -4,7 +4,8 @@ import { SentinelError } from '../errors.js';
 import type { SentinelEmit, SentinelLogger } from '../options.js';
 import type { SentinelDefinition } from './config-loader.js';
 import type { HistoryStore } from './history.js';
-import { callModel, type StructuredSpec, totalInputTokens, usageOfFailure } from './llm-call.js';
+import type { LlmStack } from './llm-stack.js';
+import { type CallResult, type StructuredSpec, totalInputTokens } from './llm-usage.js';
 import type { OutputWriter } from './outputs.js';
 import { SerialQueue } from './serial-queue.js';
 import { type Batcher, createBatcher } from './strategies.js';
@@ -20,6 +21,8 @@ export interface RunnerContext {
   /** The temperature when the config sets none (0; none for OpenAI's Responses API). */
   defaultTemperature: number | undefined;
   structured: StructuredSpec | undefined;
+  /** The AI SDK side, loaded with the first sentinel. */
+  llm: Pick<LlmStack, 'callModel' | 'usageOfFailure'>;
   outputs: OutputWriter;
   history: HistoryStore | undefined;
   emit: SentinelEmit;
@@ -151,9 +154,9 @@ export class SentinelRunner {
     ];
     this.state.llmCallCount += 1;
     this.state.lastLlmCallAt = this.iso();
-    let result: Awaited<ReturnType<typeof callModel>>;
+    let result: CallResult;
     try {
-      result = await callModel({
+      result = await this.ctx.llm.callModel({
         model: this.ctx.model,
         system: prompts.system,
         messages,
@@ -224,7 +227,7 @@ export class SentinelRunner {
   private onCallFailed(error: unknown): void {
     const { config } = this.def;
     this.state.failedLLMCalls += 1;
-    const usage = usageOfFailure(error);
+    const usage = this.ctx.llm.usageOfFailure(error);
     if (usage) this.state.totalCost += this.price(usage);
     // A conversational sentinel with continueOnError keeps going whatever happens.
     if (!config.conversational?.continueOnError) this.consecutiveFailures += 1;
