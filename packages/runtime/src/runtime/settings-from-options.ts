@@ -42,25 +42,26 @@ export function settingsFromOptions(options: CreateRuntimeOptions): RuntimeSetti
  * `fileWatch.settleTimeoutMs` that is no positive whole number of ms.
  */
 function fileWatchOf(options: CreateRuntimeOptions): FileWatchSettings {
-  const minFiles = options.fileWatch?.minFiles ?? DEFAULT_FILE_WATCH.minFiles;
-  if (!Number.isSafeInteger(minFiles) || minFiles < 0) {
-    throw new RuntimeError(
-      'RUNTIME_INVALID_OPTION',
-      `fileWatch.minFiles must be a whole number of files, 0 or more (got ${String(minFiles)})`,
-      { details: { option: 'fileWatch.minFiles' } },
-    );
-  }
-  const settleTimeoutMs = options.fileWatch?.settleTimeoutMs ?? DEFAULT_FILE_WATCH.settleTimeoutMs;
-  if (!Number.isSafeInteger(settleTimeoutMs) || settleTimeoutMs < 1) {
-    throw new RuntimeError(
-      'RUNTIME_INVALID_OPTION',
-      `fileWatch.settleTimeoutMs must be a whole number of milliseconds, 1 or more (got ${String(settleTimeoutMs)})`,
-      { details: { option: 'fileWatch.settleTimeoutMs' } },
-    );
-  }
+  const watch = options.fileWatch;
   return {
-    enabled: options.fileWatch?.enabled ?? DEFAULT_FILE_WATCH.enabled,
-    minFiles,
-    settleTimeoutMs,
+    enabled: watch?.enabled ?? DEFAULT_FILE_WATCH.enabled,
+    minFiles: wholeNumber('minFiles', watch?.minFiles, 0, 'files'),
+    settleTimeoutMs: wholeNumber('settleTimeoutMs', watch?.settleTimeoutMs, 1, 'milliseconds'),
   };
+}
+
+/** A `fileWatch` number (its default when unset); refuses one that is not a whole `min` or more. */
+function wholeNumber(
+  key: 'minFiles' | 'settleTimeoutMs',
+  given: number | undefined,
+  min: number,
+  unit: string,
+): number {
+  const value = given ?? DEFAULT_FILE_WATCH[key];
+  if (Number.isSafeInteger(value) && value >= min) return value;
+  throw new RuntimeError(
+    'RUNTIME_INVALID_OPTION',
+    `fileWatch.${key} must be a whole number of ${unit}, ${min} or more (got ${String(value)})`,
+    { details: { option: `fileWatch.${key}` } },
+  );
 }
