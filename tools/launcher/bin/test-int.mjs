@@ -5,8 +5,9 @@
 // and ran it alone at the end. Here the CLI's and the dashboard's tiers (both drive the built CLI)
 // make one lane and every other package the other, about as long (the figures are in the root
 // README, under "How long it takes"). Moving the dashboard's tier to the other lane was measured
-// on 2026-12-01 and was no faster (lanes of 13.7 and 15.1 minutes against 14.7 and 12.5). With
-// arguments (`pnpm test:int --filter=...`) it is one turbo run with them, as before.
+// on 2026-12-01: lanes of 13.7 and 15.1 minutes, against 14.7 and 12.5 and 16.9 and 15.4 in two
+// runs of this layout, within their spread. With arguments (`pnpm test:int --filter=...`) it is
+// one turbo run with them, as before.
 import { spawn } from 'node:child_process';
 
 const LANE_OF_THE_CLI = ['hankweave', '@hankweave/dashboard'];
