@@ -40,8 +40,8 @@ export interface ScanResult {
   /** Why a scan with a watcher walked (the watcher was stale, the patterns changed...). */
   readonly walkReason?: string;
   /**
-   * With a watcher: ms spent waiting for the file system to deliver the events of changes made
-   * before the scan (on Linux mostly @parcel/watcher's batching: up to 50 ms after a busy spell).
+   * With a watcher: ms spent making sure the events of every change made before the scan were
+   * handled (the settle marker's round trip, and the crawls of new directories).
    */
   readonly settleMs?: number;
 }

@@ -1,3 +1,3 @@
 // `@hankweave/files/testing`: what a consumer's property tests of watched scans can reuse.
 export { applyFileOp, fileOp, type Op as FileOp } from './testing/file-ops.js';
-export { startWatcherOrWalk } from './testing/watcher-or-walk.js';
+export { countInotifyWatches } from './testing/inotify-watches.js';

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ChangeScanner } from './change-scanner.js';
 import { type FileChanges, type FileSnapshot, snapshot } from './snapshot.js';
 import { applyFileOp, fileOp } from './testing/file-ops.js';
-import { startWatcherOrWalk } from './testing/watcher-or-walk.js';
+import { TreeWatcher } from './tree-watcher.js';
 import { type TreeListing, UnifiedFileResolver } from './unified-file-resolver.js';
 
 // The watcher-fed scan against a walk of the same tree at the same moments: random file
@@ -73,8 +73,8 @@ describe('TreeWatcher with ChangeScanner.scanWatched and listTree (property)', (
           mkdirSync(outside);
           writeFileSync(join(root, 'x.ts'), 'seed');
           writeFileSync(join(root, 'a/c/x.ts'), 'seed');
-          let watcher = await startWatcherOrWalk(root, SETTLE);
-          let watched = new ChangeScanner(root, watcher ? { watcher } : {});
+          let watcher = await TreeWatcher.start(root, SETTLE);
+          let watched = new ChangeScanner(root, { watcher });
           const walked = new ChangeScanner(root);
           try {
             await watched.scanWatched(patterns);
@@ -88,11 +88,11 @@ describe('TreeWatcher with ChangeScanner.scanWatched and listTree (property)', (
                 // A new runtime process: a new watcher and a scanner that starts from the
                 // last snapshot it knew (the first scan after a restart walks).
                 const known = new Map(watched.current);
-                await watcher?.close();
-                watcher = await startWatcherOrWalk(root, SETTLE);
+                await watcher.close();
+                watcher = await TreeWatcher.start(root, SETTLE);
                 watched = new ChangeScanner(root, {
                   baseline: known,
-                  ...(watcher ? { watcher } : {}),
+                  ...{ watcher },
                 });
               }
               const listed = listFirst ? await watched.listTree() : undefined;
@@ -100,7 +100,7 @@ describe('TreeWatcher with ChangeScanner.scanWatched and listTree (property)', (
               const fromWalk = walked.scan(patterns);
               const { listing, by, walkReason } = listed ?? (await watched.listTree());
               expect(shapeOf(listing)).toEqual(shapeOf(resolver.listTree(root)));
-              if (watcher && !restart && by === 'walk') {
+              if (!restart && by === 'walk') {
                 // Only the first listing, or a root .gitignore or exclude edit, may walk.
                 expect(walkReason).toMatch(/root \.gitignore|exclude|first listing/);
               }
@@ -116,13 +116,13 @@ describe('TreeWatcher with ChangeScanner.scanWatched and listTree (property)', (
               expect(statOf(fromEvents.snapshot)).toEqual(statOf(fromWalk.snapshot));
               expect(statOf(fromEvents.snapshot)).toEqual(statOf(snapshot(root, patterns)));
               expect(pathsOf(fromEvents.changes)).toEqual(pathsOf(fromWalk.changes));
-              if (watcher && !restart && fromEvents.by === 'walk') {
+              if (!restart && fromEvents.by === 'walk') {
                 // Only the first scan, a pattern change or a root .gitignore edit may walk.
                 expect(fromEvents.walkReason).toMatch(/root \.gitignore|patterns|exclude/);
               }
             }
           } finally {
-            await watcher?.close();
+            await watcher.close();
           }
         },
       ),

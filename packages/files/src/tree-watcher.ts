@@ -1,21 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readlinkSync,
-  realpathSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import type { AsyncSubscription, Event, SubscribeCallback } from '@parcel/watcher';
+import { type FSWatcher, lstatSync, realpathSync, statSync, watch } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { FilesError } from './errors.js';
 import { COOKIE_PREFIX } from './internal/excluded-names.js';
-import { StaleNativeWatch, subscribeDir, unsubscribeDir } from './internal/native-subscriptions.js';
 import { absoluteRoot } from './internal/paths.js';
+import { placeRootMarker } from './internal/root-marker.js';
 
 /** Options of {@link TreeWatcher.start}. */
 export interface TreeWatcherOptions {
@@ -31,10 +20,9 @@ export interface TreeWatcherOptions {
    */
   readonly maxDirty?: number;
   /**
-   * Never write in the tree (the user's data): {@link TreeWatcher.settle} places no markers, so
-   * it only waits for the watches of new directories and cannot tell that every change made
-   * before it has been delivered (a take may miss the last moment's changes, which a later take
-   * holds); every subtree is watched, `.git` and the runtime's names included. Default false.
+   * Never write in the tree (the user's data): {@link TreeWatcher.settle} places no marker and
+   * relies on inotify queueing an event in the system call that makes the change (see settle);
+   * every subtree is watched, `.git` and the runtime's names included. Default false.
    */
   readonly readOnly?: boolean;
 }
@@ -47,89 +35,99 @@ export interface WatchedChanges {
    */
   readonly dirty: readonly string[];
   /**
-   * True when events may have been lost (the watcher failed, a settle timed out, a burst passed
-   * `maxDirty`, or nothing was taken yet): the caller must walk the tree instead.
+   * True when events may have been lost (a watch failed, a settle timed out, a burst passed
+   * `maxDirty`, the root was replaced, or nothing was taken yet): the caller must walk instead.
    */
   readonly stale: boolean;
   /** Why the watcher is stale, for logs. */
   readonly reason?: string;
 }
 
-type Watcher = typeof import('@parcel/watcher');
-
-/** A subscription and the directory it watches: the kernel's watch follows that inode. */
+/** One watched directory: its watch follows the inode it was added on. */
 interface Watched {
-  readonly subscription: AsyncSubscription;
+  readonly handle: FSWatcher;
   readonly dev: number;
   readonly ino: number;
+  /** Names of its subdirectories that are watched too (for forgetting a subtree). */
+  readonly children: Set<string>;
 }
 
-// The subtrees never watched: git metadata, the runtime's own directories and the data source,
-// which the resolver never lists either (excluded-names.ts). A RegExp because @parcel/watcher
-// matches it natively, also while it crawls, against paths relative to the subscribed directory
-// (so a root that itself lies below a `.git` is watched).
-const UNWATCHED =
-  /(^|\/)(\.git|\.hankweave|\.hankweavecheckpoints[^/]*|read_only_data_source)(\/|$)/;
+// Entry names never watched nor reported (unless read-only): git metadata, the runtime's own
+// directories and the data source, which the resolver never lists either (excluded-names.ts).
+const UNWATCHED = /^(\.git|\.hankweave|\.hankweavecheckpoints.*|read_only_data_source)$/;
 
 /**
- * The file system's own change events for one directory tree (inotify on Linux, FSEvents on
- * macOS, through `@parcel/watcher`), collected as a set of dirty paths between two
- * {@link take}s. {@link settle} first makes sure every change made before it was called has been
- * delivered, by writing a marker file and waiting for its own event (the "cookie" of Watchman and
- * git's fsmonitor): a file system delivers one watcher's events in order.
+ * The file system's own change events for one directory tree, collected as a set of dirty paths
+ * between two {@link take}s. Linux only: one inotify watch per directory, through Node's
+ * `fs.watch` (libuv), which hands over every kernel event, in the kernel's order, one by one.
  *
- * On Linux @parcel/watcher adds a watch to a new directory only after it sees the directory
- * appear, and never to the directories below a directory moved in: so each new directory gets a
- * subscription of its own (which watches its whole subtree) and is reported dirty, and the
- * caller's walk of it after {@link settle} covers whatever was written before the watch existed.
+ * Why not a library that batches (`@parcel/watcher`, used before): a batch merges a path's
+ * events, and a file renamed over an existing one and then removed within one batch merged to
+ * nothing, so its deletion was never reported (a checkpoint then kept the file). Raw events
+ * cannot be merged wrongly, and all of one process's watches share one inotify queue, so they
+ * also arrive in the order the changes were made: one marker at the root settles every watch.
+ *
+ * A new directory is watched in the event handler that reports it (at once), then the directories
+ * already inside it (a crawl) are; it is reported dirty, so the caller's walk of it after
+ * {@link settle} covers whatever was written before its watches existed.
  */
 export class TreeWatcher {
   readonly root: string;
-  /** The root with its symlinks resolved: where every marker must land. */
+  /** The root with its symlinks resolved: where the marker must land. */
   readonly #rootReal: string;
-  readonly #watcher: Watcher;
+  readonly #rootId: { readonly dev: number; readonly ino: number };
   readonly #settleTimeoutMs: number;
   readonly #maxDirty: number;
   readonly #readOnly: boolean;
   #dirty = new Set<string>();
-  /** Directories no subscription can be trusted with (see native-subscriptions.ts): every take lists them. */
+  /** Directories no watch could be added to (no inotify watches left): every take lists them. */
   readonly #unwatchable = new Set<string>();
   #stale: string | undefined = 'no changes were taken yet';
-  readonly #subscriptions = new Map<string, Watched>();
+  /** Watched directories by path relative to the root ('' for the root). */
+  readonly #watches = new Map<string, Watched>();
   readonly #pending = new Set<Promise<void>>();
-  readonly #subscribing = new Set<string>();
   readonly #cookies = new Map<string, () => void>();
   #closed = false;
 
-  private constructor(root: string, watcher: Watcher, options: TreeWatcherOptions) {
+  private constructor(root: string, options: TreeWatcherOptions) {
     this.root = root;
     this.#rootReal = realpathSync(root);
-    this.#watcher = watcher;
+    const { dev, ino } = statSync(root);
+    this.#rootId = { dev, ino };
     this.#settleTimeoutMs = options.settleTimeoutMs ?? 2000;
     this.#maxDirty = options.maxDirty ?? 10_000;
     this.#readOnly = options.readOnly ?? false;
   }
 
   /**
-   * Starts watching `root` (crawling it once, natively). The first {@link take} is stale.
+   * Starts watching `root`: a watch on every directory below it, added by a crawl. The first
+   * {@link take} is stale.
    *
-   * @throws {FilesError} FILES_WATCH_UNAVAILABLE when the native watcher cannot be loaded or
-   *   cannot watch the root (no inotify watches left: raise `fs.inotify.max_user_watches`).
+   * @throws {FilesError} FILES_WATCH_UNAVAILABLE off Linux, or when the root cannot be watched
+   *   (no inotify watches left: raise `fs.inotify.max_user_watches`).
    */
   static async start(root: string, options: TreeWatcherOptions = {}): Promise<TreeWatcher> {
     const rootAbs = absoluteRoot(root);
-    let watcher: Watcher;
-    try {
-      watcher = await import('@parcel/watcher');
-    } catch (error) {
+    if (process.platform !== 'linux') {
       throw new FilesError(
         'FILES_WATCH_UNAVAILABLE',
-        'The native file watcher (@parcel/watcher) could not be loaded on this platform; scans walk the tree instead',
+        `Watching file events needs Linux inotify, not ${process.platform}; scans walk the tree instead`,
+        { details: { root: rootAbs } },
+      );
+    }
+    let tree: TreeWatcher;
+    try {
+      tree = new TreeWatcher(rootAbs, options);
+      tree.#add('');
+    } catch (error) {
+      const noWatchesLeft = (error as NodeJS.ErrnoException).code === 'ENOSPC';
+      throw new FilesError(
+        'FILES_WATCH_UNAVAILABLE',
+        `${rootAbs} could not be watched (${error instanceof Error ? error.message : String(error)}); ${noWatchesLeft ? 'raise fs.inotify.max_user_watches, or ' : ''}scan without a watcher`,
         { cause: error, details: { root: rootAbs } },
       );
     }
-    const tree = new TreeWatcher(rootAbs, watcher, options);
-    await tree.#subscribe(rootAbs);
+    await tree.#crawl('');
     return tree;
   }
 
@@ -139,60 +137,19 @@ export class TreeWatcher {
   }
 
   /**
-   * Resolves once every change made before this call has been delivered (and every new
-   * directory seen so far is watched). On a timeout the watcher turns stale instead of failing.
-   * A `readOnly` watcher writes no markers: it only waits for the new directories' watches.
+   * Resolves once every change made before this call has been handled (and every new directory
+   * seen so far is watched). inotify queues an event in the very system call that makes a change,
+   * and libuv reads the queue until it is empty: so the marker's own event, once back, comes after
+   * all of them. A `readOnly` watcher writes no marker and waits for two turns of the event loop
+   * instead (a poll of the queue begins after this call). On a timeout the watcher turns stale.
    */
   async settle(): Promise<void> {
     if (this.#closed) return;
-    if (this.#readOnly) {
-      while (this.#pending.size > 0) await Promise.all([...this.#pending]);
-      return;
-    }
-    // One marker per subscription: each delivers its events on its own, in no order with the
-    // others, so the root's marker alone says nothing of a new directory's watcher.
-    const name = `${COOKIE_PREFIX}${randomUUID()}`;
-    const placed: (() => void)[] = [];
-    const arrivals: Promise<boolean>[] = [];
-    for (const [dir, watched] of [...this.#subscriptions]) {
-      // Forgotten while this loop ran (below a directory found replaced): nothing listens there.
-      if (this.#subscriptions.get(dir) !== watched) continue;
-      const cookie = `${dir}/${name}`;
-      const arrived = new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => resolve(false), this.#settleTimeoutMs);
-        this.#cookies.set(cookie, () => {
-          clearTimeout(timer);
-          resolve(true);
-        });
-      });
-      try {
-        const marker = placeMarker(this.#rootReal, dir, name, dir === this.root, watched);
-        if (marker === 'replaced') {
-          this.#cookies.get(cookie)?.();
-          this.#cookies.delete(cookie);
-          this.#onReplaced(dir);
-          continue;
-        }
-        placed.push(marker);
-      } catch (error) {
-        this.#cookies.get(cookie)?.();
-        this.#cookies.delete(cookie);
-        // A new directory deleted or replaced again: its parent reports that, and its own
-        // watcher has nothing left to say.
-        if (dir !== this.root && !isRealDirectory(dir)) continue;
-        this.#markStale(`the settle marker ${cookie} could not be written (${String(error)})`);
-        continue;
-      }
-      arrivals.push(arrived);
-    }
-    const arrived = await Promise.all(arrivals);
-    for (const cookie of this.#cookies.keys())
-      if (cookie.endsWith(name)) this.#cookies.delete(cookie);
-    for (const remove of placed) remove();
-    if (arrived.includes(false)) {
-      this.#markStale(`a settle marker had no event within ${this.#settleTimeoutMs} ms`);
-    }
-    while (this.#pending.size > 0) await Promise.all([...this.#pending]);
+    await this.#crawled();
+    if (!this.#sameRoot()) this.#markStale('the root was deleted or replaced');
+    else if (this.#readOnly) await twoTurns();
+    else await this.#roundTrip();
+    await this.#crawled();
   }
 
   /** Hands over the dirty paths (and staleness) since the last take, and starts a new set. */
@@ -204,92 +161,168 @@ export class TreeWatcher {
     return reason === undefined ? { dirty, stale: false } : { dirty, stale: true, reason };
   }
 
-  /**
-   * Stops watching. Later takes are stale. Settles first: an unsubscribe racing the events of a
-   * deletion can leave @parcel/watcher's tree of a directory behind (native-subscriptions.ts).
-   */
+  /** Stops watching, and resolves once the kernel's watches are removed. Later takes are stale. */
   async close(): Promise<void> {
-    if (this.#closed) return;
-    // A read-only watcher's settle places no markers: it waits only for pending watches.
-    await this.settle();
     if (this.#closed) return;
     this.#closed = true;
     this.#stale = 'the watcher is closed';
     for (const resolve of this.#cookies.values()) resolve();
+    for (const watched of this.#watches.values()) watched.handle.close();
+    this.#watches.clear();
     await Promise.allSettled([...this.#pending]);
-    const subscriptions = [...this.#subscriptions];
-    this.#subscriptions.clear();
-    await Promise.all(
-      subscriptions.map(([dir, watched]) => unsubscribeDir(dir, watched.subscription)),
-    );
+    // Called from an event's handler (a settle resolves there), libuv removes the kernel's watch
+    // only once it has finished with that event: after a turn, every watch is gone.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  async #crawled(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.all([...this.#pending]);
+  }
+
+  async #roundTrip(): Promise<void> {
+    const name = `${COOKIE_PREFIX}${randomUUID()}`;
+    const arrived = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), this.#settleTimeoutMs);
+      this.#cookies.set(name, () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+    // Resolving clears the timer: a process is never held open by a marker that was not placed.
+    const drop = () => {
+      this.#cookies.get(name)?.();
+      this.#cookies.delete(name);
+    };
+    let placed: (() => void) | 'replaced';
+    try {
+      placed = placeRootMarker(this.root, this.#rootReal, this.#rootId, name);
+    } catch (error) {
+      drop();
+      this.#markStale(`the settle marker ${name} could not be written (${String(error)})`);
+      return;
+    }
+    if (placed === 'replaced') {
+      drop();
+      this.#markStale('the root was replaced by another directory');
+      return;
+    }
+    const inTime = await arrived;
+    this.#cookies.delete(name);
+    placed();
+    if (!inTime) this.#markStale(`a settle marker had no event within ${this.#settleTimeoutMs} ms`);
   }
 
   #markStale(reason: string): void {
     this.#stale ??= reason;
   }
 
+  #sameRoot(): boolean {
+    try {
+      const { dev, ino } = statSync(this.root);
+      return dev === this.#rootId.dev && ino === this.#rootId.ino;
+    } catch {
+      return false;
+    }
+  }
+
+  #abs(rel: string): string {
+    return rel === '' ? this.root : `${this.root}/${rel}`;
+  }
+
   /**
-   * The directory at a subscribed path is no longer the one its watch follows (it was moved
-   * away and another took its name, and the parent's events for that are not in yet): the
-   * marker written there would never reach the old watch.
+   * Adds the watch of the directory `rel` (the root may be a link the caller chose; nothing below
+   * it is followed). Returns false when nothing is watched there: not a directory (any more), or
+   * no watch could be added, which makes it unwatchable (walked by every take).
+   *
+   * @throws when the root cannot be watched.
    */
-  #onReplaced(dirAbs: string): void {
-    if (dirAbs === this.root) {
-      this.#markStale('the root was replaced by another directory');
-      return;
-    }
-    const rel = relativeTo(this.root, dirAbs);
-    if (rel !== undefined) this.#dirty.add(rel);
-    this.#forget(dirAbs);
-    if (isRealDirectory(dirAbs)) this.#watchNew(dirAbs);
-  }
-
-  async #subscribe(dirAbs: string): Promise<void> {
+  #add(rel: string): boolean {
+    const abs = this.#abs(rel);
+    // Taken before the watch is added: if the directory is replaced in between, the parent's
+    // event for that compares inodes and watches again, where the other order could miss it.
+    let id: { dev: number; ino: number; isDirectory(): boolean };
     try {
-      // Taken before the watch is added: if the directory is replaced in between, the next
-      // settle sees a mismatch and watches again, where the other order could miss it.
-      // The root may be a link the caller chose; its watch follows the directory it leads to.
-      const { dev, ino } = dirAbs === this.root ? statSync(dirAbs) : lstatSync(dirAbs);
-      const onEvents: SubscribeCallback = (error, events) => this.#onEvents(dirAbs, error, events);
-      const ignore = this.#readOnly ? [] : [UNWATCHED];
-      const subscription = await subscribeDir(this.#watcher, dirAbs, onEvents, ignore);
-      const replaced = this.#subscriptions.get(dirAbs);
-      if (this.#closed) await unsubscribeDir(dirAbs, subscription);
-      else this.#subscriptions.set(dirAbs, { subscription, dev, ino });
-      this.#unwatchable.delete(relativeTo(this.root, dirAbs) ?? dirAbs);
-      if (replaced) await unsubscribeDir(dirAbs, replaced.subscription);
+      id = rel === '' ? statSync(abs) : lstatSync(abs);
     } catch (error) {
-      if (dirAbs === this.root) {
-        const next =
-          error instanceof StaleNativeWatch
-            ? 'scan without a watcher (a new process can watch it again)'
-            : 'raise fs.inotify.max_user_watches, or scan without a watcher';
-        throw new FilesError(
-          'FILES_WATCH_UNAVAILABLE',
-          `${dirAbs} could not be watched (${error instanceof Error ? error.message : String(error)}); ${next}`,
-          {
-            cause: error,
-            details: { root: this.root, leftBehind: error instanceof StaleNativeWatch },
-          },
-        );
+      if (rel === '') throw error;
+      return false;
+    }
+    if (!id.isDirectory()) return false;
+    let watched: Watched;
+    try {
+      // Watched as `<dir>/.`: libuv names the directory's own deletion or move (and the watch's
+      // end) by the base name of the watched path, which `.` tells from every entry's name.
+      const handle = watch(`${abs}/.`, { persistent: false }, (type, name) =>
+        this.#onEvent(rel, watched, type, name),
+      );
+      watched = { handle, dev: id.dev, ino: id.ino, children: new Set() };
+    } catch (error) {
+      if (rel === '') throw error;
+      if (isRealDirectory(abs)) this.#unwatchable.add(rel);
+      return false;
+    }
+    watched.handle.on('error', (error) => {
+      this.#markStale(`the watch of ${abs} failed (${error.message})`);
+    });
+    this.#watches.set(rel, watched);
+    if (rel !== '') this.#watches.get(parentOf(rel))?.children.add(nameOf(rel));
+    return true;
+  }
+
+  /** Watches the directories below `rel` (watched already), as far as they exist now. */
+  async #crawl(rel: string): Promise<void> {
+    const stack = [rel];
+    for (let dir = stack.pop(); dir !== undefined; dir = stack.pop()) {
+      const watched = this.#watches.get(dir);
+      if (this.#closed || !watched) continue;
+      let names: string[];
+      try {
+        const entries = await readdir(this.#abs(dir), { withFileTypes: true });
+        names = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+      } catch {
+        continue; // Gone or replaced meanwhile: its parent's events say so.
       }
-      // A new directory gone again before its watch was added is dirty already. One still
-      // there is listed dirty by every take from now on: the caller walks it each time.
-      const rel = relativeTo(this.root, dirAbs);
-      if (rel !== undefined && isRealDirectory(dirAbs)) this.#unwatchable.add(rel);
+      // Forgotten while it was read: whatever it listed is not below the root any more.
+      if (this.#watches.get(dir) !== watched) continue;
+      for (const name of names) {
+        if (!this.#readOnly && UNWATCHED.test(name)) continue;
+        const child = dir === '' ? name : `${dir}/${name}`;
+        if (!this.#watches.has(child) && this.#add(child)) stack.push(child);
+      }
     }
   }
 
-  #onEvents(dir: string, error: Error | null, events: Event[]): void {
-    if (this.#closed) return;
-    if (error) {
-      this.#markStale(`the watcher failed (${error.message})`);
-      return;
-    }
+  #onEvent(dirRel: string, watched: Watched, type: string, name: string | null): void {
+    if (this.#closed || this.#watches.get(dirRel) !== watched) return;
     try {
-      for (const event of events) this.#onEvent(dir, event);
+      if (name === null || name === '.') {
+        // The directory itself was deleted or moved away (or, without a name, anything may have
+        // changed in it): its watch now follows an inode elsewhere, or nothing.
+        if (dirRel === '') {
+          this.#markStale('the root was deleted, moved or changed its mode');
+          // A marker placed in a root made again would reach no watch: stop waiting for it.
+          for (const arrived of this.#cookies.values()) arrived();
+        } else if (type === 'change')
+          this.#dirty.add(dirRel); // its mode or times: walk it again
+        else {
+          this.#dirty.add(dirRel);
+          this.#forget(dirRel);
+          this.#recheck(dirRel);
+        }
+        return;
+      }
+      if (!this.#readOnly) {
+        if (name.startsWith(COOKIE_PREFIX)) {
+          // Markers are only ever placed at the root; one elsewhere is a name no scan lists.
+          if (dirRel === '') this.#cookies.get(name)?.();
+          return;
+        }
+        if (UNWATCHED.test(name)) return;
+      }
+      const rel = dirRel === '' ? name : `${dirRel}/${name}`;
+      this.#dirty.add(rel);
+      if (type === 'rename') this.#recheck(rel);
     } catch (thrown) {
-      // An exception thrown into @parcel/watcher's native caller ends the process.
       this.#markStale(`an event could not be handled (${String(thrown)})`);
     }
     if (this.#dirty.size > this.#maxDirty) {
@@ -297,70 +330,58 @@ export class TreeWatcher {
     }
   }
 
-  #onEvent(dir: string, event: Event): void {
-    const rel = relativeTo(this.root, event.path);
-    if (rel === undefined) return;
-    const slash = event.path.lastIndexOf('/');
-    if (!this.#readOnly && event.path.startsWith(COOKIE_PREFIX, slash + 1)) {
-      // Only the marker written for this subscription says its events are in.
-      if (event.type === 'create' && event.path.slice(0, slash) === dir) {
-        this.#cookies.get(event.path)?.();
-      }
-      return;
-    }
-    if (rel === '') {
-      // The root itself was deleted or moved away: nothing below it is watched any more.
-      if (event.type === 'delete') this.#markStale('the root was deleted or moved');
-      return;
-    }
-    this.#dirty.add(rel);
-    if (event.type === 'delete') this.#forget(event.path);
-    else if (isRealDirectory(event.path)) {
-      // A new directory, or one replaced within a batch (a delete and a create of one path
-      // arrive as one update): whatever watched that path before watches nothing now.
-      this.#forget(event.path);
-      this.#watchNew(event.path);
-    }
-  }
-
-  /** Watches a directory that appeared, with everything already below it. */
-  #watchNew(dirAbs: string): void {
-    if (this.#subscribing.has(dirAbs)) return;
-    this.#subscribing.add(dirAbs);
-    const pending = this.#subscribe(dirAbs).finally(() => {
-      this.#pending.delete(pending);
-      this.#subscribing.delete(dirAbs);
-    });
-    this.#pending.add(pending);
-  }
-
   /**
-   * Drops the subscriptions of a deleted or replaced directory and of those below it. A settle
-   * waiting for their markers stops waiting: the path is dirty, so the caller walks all of it.
+   * An entry was created, deleted or renamed at `rel`: whatever watched that path before watches
+   * something else now, unless the same directory is still there. A directory found there is
+   * watched at once, and the ones inside it by a crawl.
    */
-  #forget(pathAbs: string): void {
-    const below = `${pathAbs}/`;
-    const rel = relativeTo(this.root, pathAbs);
-    for (const each of this.#unwatchable) {
-      if (rel !== undefined && (each === rel || each.startsWith(`${rel}/`))) {
-        this.#unwatchable.delete(each);
-      }
+  #recheck(rel: string): void {
+    const abs = this.#abs(rel);
+    let now: { dev: number; ino: number; isDirectory(): boolean } | undefined;
+    try {
+      now = lstatSync(abs);
+    } catch {
+      now = undefined;
     }
-    for (const [dir, watched] of this.#subscriptions) {
-      if (dir !== this.root && (dir === pathAbs || dir.startsWith(below))) {
-        this.#subscriptions.delete(dir);
-        void unsubscribeDir(dir, watched.subscription);
-        for (const [cookie, arrived] of this.#cookies) {
-          if (cookie.lastIndexOf('/') === dir.length && cookie.startsWith(dir)) arrived();
-        }
+    const watched = this.#watches.get(rel);
+    if (watched && now?.isDirectory() && watched.dev === now.dev && watched.ino === now.ino) return;
+    this.#forget(rel);
+    if (!now?.isDirectory()) return;
+    if (!this.#readOnly && UNWATCHED.test(nameOf(rel))) return;
+    if (!this.#add(rel)) return;
+    const crawl = this.#crawl(rel).finally(() => this.#pending.delete(crawl));
+    this.#pending.add(crawl);
+  }
+
+  /** Closes the watches at and below `rel` (a deleted or replaced directory). */
+  #forget(rel: string): void {
+    for (const each of this.#unwatchable) {
+      if (each === rel || each.startsWith(`${rel}/`)) this.#unwatchable.delete(each);
+    }
+    const top = this.#watches.get(rel);
+    if (!top) return;
+    this.#watches.get(parentOf(rel))?.children.delete(nameOf(rel));
+    const stack: [string, Watched][] = [[rel, top]];
+    for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+      const [dir, watched] = next;
+      this.#watches.delete(dir);
+      watched.handle.close();
+      for (const name of watched.children) {
+        const child = `${dir}/${name}`;
+        const below = this.#watches.get(child);
+        if (below) stack.push([child, below]);
       }
     }
   }
 }
 
-function relativeTo(root: string, path: string): string | undefined {
-  if (path === root) return '';
-  return path.startsWith(`${root}/`) ? path.slice(root.length + 1) : undefined;
+function parentOf(rel: string): string {
+  const slash = rel.lastIndexOf('/');
+  return slash === -1 ? '' : rel.slice(0, slash);
+}
+
+function nameOf(rel: string): string {
+  return rel.slice(rel.lastIndexOf('/') + 1);
 }
 
 function isRealDirectory(path: string): boolean {
@@ -371,56 +392,7 @@ function isRealDirectory(path: string): boolean {
   }
 }
 
-/**
- * Writes an empty marker `name` in `dir` and returns its removal, or `'replaced'` (writing
- * nothing) when the directory there is not the one watched. Never through a link: the directory
- * (the root aside) is opened without following a final symlink, its real place checked to be
- * inside the root (an agent may have swapped a parent for a link), and the marker created through
- * that open directory (Linux's /proc/self/fd), exclusively, so an existing file, link or FIFO of
- * that name is never opened. Elsewhere only the exclusive create applies.
- */
-function placeMarker(
-  rootReal: string,
-  dir: string,
-  name: string,
-  isRoot: boolean,
-  watched: { readonly dev: number; readonly ino: number },
-): (() => void) | 'replaced' {
-  const isWatched = (stat: { dev: number; ino: number }) =>
-    stat.dev === watched.dev && stat.ino === watched.ino;
-  if (process.platform !== 'linux') {
-    if (!isWatched(isRoot ? statSync(dir) : lstatSync(dir))) return 'replaced';
-    writeFileSync(`${dir}/${name}`, '', { flag: 'wx' });
-    return () => unlinkQuietly(`${dir}/${name}`);
-  }
-  // The root may itself be a link (the caller chose it); nothing below it may.
-  const noFollow = isRoot ? 0 : constants.O_NOFOLLOW;
-  const fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY | noFollow);
-  const through = `/proc/self/fd/${fd}`;
-  try {
-    if (!isWatched(fstatSync(fd))) {
-      closeSync(fd);
-      return 'replaced';
-    }
-    const real = readlinkSync(through);
-    if (real !== rootReal && !real.startsWith(`${rootReal}/`)) {
-      throw new Error(`${dir} now leads outside the watched root, to ${real}`);
-    }
-    writeFileSync(`${through}/${name}`, '', { flag: 'wx' });
-  } catch (error) {
-    closeSync(fd);
-    throw error;
-  }
-  return () => {
-    unlinkQuietly(`${through}/${name}`);
-    closeSync(fd);
-  };
-}
-
-function unlinkQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // Already gone (the directory was deleted or rolled back under us): nothing to clean up.
-  }
+/** Two turns of the event loop: the second begins after a poll that began after the call. */
+async function twoTurns(): Promise<void> {
+  for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
 }

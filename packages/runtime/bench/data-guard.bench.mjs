@@ -3,7 +3,7 @@
 // Data: 10,000 small files in 100 directories, reached through a symlink as in an execution.
 // Baseline in the same run: GNU find printing the same stat fields for every entry (a native stat
 // walk), as a ratio. A watched data source (issue 39) answers a check after a tool call from its
-// file events instead: a look at them and an lstat of the link; that is measured too, with how
+// file events instead: a settle, a look at them and an lstat of the link; that is measured too, with how
 // long a write's events take to arrive. Run: node bench/data-guard.bench.mjs (from packages/runtime)
 import { execFileSync } from 'node:child_process';
 import {
@@ -80,13 +80,15 @@ try {
     `data guard, ${baseline.entries.size - 1} entries: median ${median.toFixed(1)} ms per check, p95 ${p95.toFixed(1)} ms (${CHECKS} checks); native find ${nativeMedian.toFixed(1)} ms (process start included): ${(median / nativeMedian).toFixed(2)}x`,
   );
 
-  // The watched data source: what the runtime's DataSourceWatches does per check.
+  // The watched data source: what the runtime's DataSourceWatches does per check (a settle, a
+  // look at the events, an lstat of the link).
   const watcher = await TreeWatcher.start(realpathSync(link), { readOnly: true });
   try {
     watcher.take();
     const watched = [];
     for (let index = 0; index < CHECKS; index++) {
       const started = performance.now();
+      await watcher.settle();
       const { dirty, stale } = watcher.take();
       lstatSync(link);
       watched.push(performance.now() - started);

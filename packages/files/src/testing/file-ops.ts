@@ -26,6 +26,8 @@ export type Op =
   | { kind: 'write'; path: string; content: string }
   | { kind: 'delete'; path: string }
   | { kind: 'rename'; from: string; to: string }
+  | { kind: 'replace-then-remove'; from: string; to: string; after: 'unlink' | 'move-back' }
+  | { kind: 'write-via-temp'; path: string; remove: boolean }
   | { kind: 'fill-new-dir'; dir: string; files: string[] }
   | { kind: 'move-in'; dir: string }
   | { kind: 'move-out'; dir: string }
@@ -56,6 +58,26 @@ export const fileOp: fc.Arbitrary<Op> = fc.oneof(
       kind: fc.constant('rename' as const),
       from: fc.constantFrom(...PATHS, ...DIRS),
       to: fc.constantFrom(...PATHS, ...DIRS),
+    }),
+  },
+  {
+    // A file renamed over another and then removed, at once: a watcher that merges a path's
+    // events in batches turns the overwritten file's create and delete into nothing.
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('replace-then-remove' as const),
+      from: fc.constantFrom(...PATHS),
+      to: fc.constantFrom(...PATHS),
+      after: fc.constantFrom('unlink' as const, 'move-back' as const),
+    }),
+  },
+  {
+    // An editor's atomic save (a temporary file renamed into place), sometimes deleted at once.
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('write-via-temp' as const),
+      path: fc.constantFrom(...PATHS),
+      remove: fc.boolean(),
     }),
   },
   {
@@ -151,6 +173,21 @@ export function applyFileOp(root: string, outside: string, op: Op): void {
       break;
     case 'rename':
       tryIt(() => renameSync(at(op.from), at(op.to)));
+      break;
+    case 'replace-then-remove':
+      tryIt(() => {
+        renameSync(at(op.from), at(op.to));
+        if (op.after === 'unlink') rmSync(at(op.to));
+        else renameSync(at(op.to), at(op.from));
+      });
+      break;
+    case 'write-via-temp':
+      tryIt(() => {
+        const temp = at(`${op.path}.tmp~`);
+        write(temp, 'saved');
+        renameSync(temp, at(op.path));
+        if (op.remove) rmSync(at(op.path));
+      });
       break;
     case 'fill-new-dir':
       // Created and filled at once: files land before any watch on the new directory exists.

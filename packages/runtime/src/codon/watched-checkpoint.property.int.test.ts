@@ -3,8 +3,8 @@ import { cpSync, lstatSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CheckpointEngine } from '@hankweave/checkpoints';
 import { cleanupTempDirs, makeTempDir } from '@hankweave/durable-io/testing';
-import { ChangeScanner, comparePaths } from '@hankweave/files';
-import { applyFileOp, fileOp, startWatcherOrWalk } from '@hankweave/files/testing';
+import { ChangeScanner, comparePaths, TreeWatcher } from '@hankweave/files';
+import { applyFileOp, fileOp } from '@hankweave/files/testing';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -65,10 +65,10 @@ describe('checkpoints from watched scans (property)', () => {
         writeFileSync(join(root, 'a/c/x.ts'), 'seed');
 
         const open = async () => {
-          const watcher = await startWatcherOrWalk(root, SETTLE);
+          const watcher = await TreeWatcher.start(root, SETTLE);
           return {
             watcher,
-            scanner: new ChangeScanner(root, watcher ? { watcher } : {}),
+            scanner: new ChangeScanner(root, { watcher }),
             engine: await CheckpointEngine.open({ executionDir: hinted, fsync: false }),
             // A new process knows no change yet: its first checkpoint has no hint, as in the
             // runtime (CheckpointHint).
@@ -85,7 +85,7 @@ describe('checkpoints from watched scans (property)', () => {
           ].entries()) {
             for (const each of ops) applyFileOp(root, outside, each);
             if (restart) {
-              await live.watcher?.close();
+              await live.watcher.close();
               await live.engine.close();
               live = await open();
             }
@@ -119,7 +119,7 @@ describe('checkpoints from watched scans (property)', () => {
             expect(fromHint.tree).toBe(nativeTree(gitDir, root, files));
           }
         } finally {
-          await live.watcher?.close();
+          await live.watcher.close();
           await live.engine.close();
           await walker.close();
         }

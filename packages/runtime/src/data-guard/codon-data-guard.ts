@@ -132,7 +132,10 @@ export async function checkDataSource(
   const { guard, originalPath } = opened;
   if (!guard || failures.has(attempt)) return undefined;
   const { context, codonId } = attempt;
-  const changes = changesSince(context, opened, guard, options.afterToolCall ?? false);
+  const afterToolCall = options.afterToolCall ?? false;
+  // Every change the agent made before its tool call's result is counted before the look.
+  if (afterToolCall && !opened.linked) await context.dataWatch.settle(guard.root);
+  const changes = changesSince(context, opened, guard, afterToolCall);
   if (changes.length === 0) return undefined;
   const restore = guard.restorable ? await guard.restore(changes) : undefined;
   const message = describeDataChange({

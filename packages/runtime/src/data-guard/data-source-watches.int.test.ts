@@ -59,6 +59,30 @@ describe('DataSourceWatches', () => {
     expect(watches.generation(root)).toBeUndefined();
   });
 
+  // The check after a tool call settles first: a change the agent made just before its tool
+  // call ended is counted at once, not at a later check.
+  it('counts every change made before a settle, without waiting for events to come in', async () => {
+    const root = await data(4);
+    const watches = new DataSourceWatches(
+      { ...DEFAULT_FILE_WATCH, minFiles: 4 },
+      recordingLogger().log,
+    );
+    try {
+      watches.consider(root, 4);
+      await watches.started();
+      let generation = watches.generation(root);
+      for (let round = 0; round < 100; round++) {
+        writeFileSync(join(root, `f${round % 4}.csv`), `round ${round}`);
+        await watches.settle(root);
+        const now = watches.generation(root);
+        expect(now).toBe((generation ?? 0) + 1);
+        generation = now;
+      }
+    } finally {
+      await watches.close();
+    }
+  });
+
   it('retires a root whose events may have been lost: a burst past the limit, the root moved away', async () => {
     const burst = await data(1);
     const moved = await data(1);
@@ -89,7 +113,7 @@ describe('DataSourceWatches', () => {
       expect(watches.generation(moved)).toBeUndefined();
       expect(lines.filter((line) => line.startsWith('WARN'))).toEqual([
         `WARN Stopped watching the data source at ${burst} (more than 10000 paths changed at once); its checks walk it`,
-        `WARN Stopped watching the data source at ${moved} (the root was deleted or moved); its checks walk it`,
+        `WARN Stopped watching the data source at ${moved} (the root was deleted, moved or changed its mode); its checks walk it`,
       ]);
     } finally {
       await watches.close();

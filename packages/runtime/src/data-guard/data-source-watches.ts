@@ -19,9 +19,9 @@ interface RootWatch {
  * big enough (`fileWatch.minFiles` entries) that a walk after every tool call costs more than a
  * look at the events, and closed with the execution.
  *
- * Nothing is ever written in the user's data, so there is no settle marker: a look cannot be sure
- * that a change of the last moment has been delivered (it is, to a later look). The guard
- * therefore uses events only for the checks after tool calls, and walks when the agent's session
+ * Nothing is ever written in the user's data: the watchers are read-only, and a settle relies on
+ * inotify queueing a change's events in the system call that makes it (see `TreeWatcher`). The
+ * guard settles before each check after a tool call, and still walks when the agent's session
  * ends: the walk is the verifier, events spare the walks in between. A watcher whose events may
  * have been lost (a burst past its limit, a failure, the root deleted or replaced) is retired:
  * every check of that root walks from then on.
@@ -66,6 +66,15 @@ export class DataSourceWatches {
     }
     if (dirty.length > 0) watch.generation++;
     return watch.generation;
+  }
+
+  /**
+   * Resolves once the events of every change made in `root` before this call are counted in its
+   * {@link generation} (a read-only watcher's settle: two turns of the event loop).
+   */
+  async settle(root: string): Promise<void> {
+    const watch = this.#roots.get(root);
+    if (watch?.watcher && !watch.retired) await watch.watcher.settle();
   }
 
   /** Resolves once every watcher being started runs (or has failed); for tests. */

@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { countInotifyWatches } from '@hankweave/files/testing';
 import type { HankweaveEvent } from '@hankweave/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeWorld, runtimeFor, type TestWorld } from '../../test/harness-env.js';
@@ -8,14 +9,6 @@ import { makeWorld, runtimeFor, type TestWorld } from '../../test/harness-env.js
 // The example hank run twice on the real Claude Code and the scripted model, at once: once with
 // agentRoot's scans fed by file events from the first scan (`fileWatch.minFiles: 0`), once
 // walking. What the runtime reports about files must not depend on how it found out.
-const inotifyFds = (): number =>
-  readdirSync('/proc/self/fd').filter((fd) => {
-    try {
-      return readlinkSync(`/proc/self/fd/${fd}`) === 'anon_inode:inotify';
-    } catch {
-      return false; // closed while listing
-    }
-  }).length;
 
 interface Run {
   world: TestWorld;
@@ -55,10 +48,10 @@ const fileReports = (events: HankweaveEvent[]) =>
 describe('agentRoot scans from file events (fileWatch)', () => {
   let watched: Run;
   let walked: Run;
-  let fdsBefore: number;
+  let watchesBefore: number;
 
   beforeAll(async () => {
-    fdsBefore = inotifyFds();
+    watchesBefore = countInotifyWatches();
     // Two real agents on two cores: a settle marker can take longer than the 2 s default, and
     // the tests below count walks, so the watched run waits as long as the files tests do.
     [watched, walked] = await Promise.all([
@@ -135,6 +128,6 @@ describe('agentRoot scans from file events (fileWatch)', () => {
   });
 
   it('leaves no watch behind once the runs are over', () => {
-    expect(inotifyFds()).toBe(fdsBefore);
+    expect(countInotifyWatches()).toBe(watchesBefore);
   });
 });
