@@ -1,5 +1,6 @@
-import { lstatSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, readlinkSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { type Fs, nodeFs } from '@hankweave/durable-io';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanupExecutions, type Execution, input, makeExecution } from '../test/helpers.js';
 import { assertRepoMatchesGit } from './testing.js';
@@ -168,6 +169,31 @@ describe('CheckpointEngine', () => {
       expect(lstatSync(join(x.root, 'lib')).isDirectory()).toBe(true);
       expect(read(x, 'lib/code.ts')).toBe('original\n');
       expect(exists(outside, 'code.ts')).toBe(false);
+    });
+
+    // Another process puts a link where restore has just unlinked a file, before it creates the
+    // file again: the create is exclusive, so it fails rather than write through the link.
+    it('never writes through a link planted between its unlink and its create', async () => {
+      const x = makeExecution();
+      const outside = makeExecution();
+      outside.write('victim.txt', 'precious\n');
+      const victim = join(outside.root, 'victim.txt');
+      const racing: Fs = {
+        ...nodeFs,
+        unlink: async (path) => {
+          await nodeFs.unlink(path);
+          if (String(path).endsWith('/code.ts')) symlinkSync(victim, path);
+        },
+      };
+      const engine = await x.open({ fs: racing });
+      x.write('code.ts', 'v1\n');
+      const v1 = await engine.checkpoint(input(['code.ts']));
+      x.write('code.ts', 'v2, not checkpointed\n');
+      await expect(engine.restore(v1.sha)).rejects.toMatchObject({
+        code: 'CHECKPOINT_STORAGE_FAILED',
+        message: expect.stringMatching(/cannot restore code.ts/),
+      });
+      expect(readFileSync(victim, 'utf8')).toBe('precious\n');
     });
 
     it('restores across run branches and back, keeping every timeline', async () => {

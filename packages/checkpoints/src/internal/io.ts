@@ -74,10 +74,11 @@ export class Io {
       : this.fs.readlink(path, { encoding: 'buffer' });
   }
 
-  writeFileQuick(path: string, data: Uint8Array, mode: number): void | Promise<void> {
+  /** Creates `path` exclusively: never writes through a link or into a file put there since. */
+  createFileQuick(path: string, data: Uint8Array, mode: number): void | Promise<void> {
     return this.native
-      ? nodeFsSync.writeFileSync(path, data, { mode })
-      : this.fs.writeFile(path, data, { mode });
+      ? nodeFsSync.writeFileSync(path, data, { mode, flag: 'wx' })
+      : this.fs.writeFile(path, data, { mode, flag: 'wx' });
   }
 
   symlinkQuick(target: string, path: string): void | Promise<void> {

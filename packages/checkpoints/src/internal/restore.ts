@@ -287,7 +287,7 @@ async function writeFile(
       else if (code !== 'ENOENT') throw error;
     }
     if (file.mode === MODE_LINK) await io.symlinkQuick(object.content.toString('utf8'), full);
-    else await io.writeFileQuick(full, object.content, file.mode === MODE_EXEC ? 0o777 : 0o666);
+    else await io.createFileQuick(full, object.content, file.mode === MODE_EXEC ? 0o777 : 0o666);
     return await io.lstatQuick(full);
   } catch (error) {
     throw toStorageError(error, `cannot restore ${file.path}`, file.path);
