@@ -5,6 +5,7 @@ import { FilesError } from './errors.js';
 import { COOKIE_PREFIX } from './internal/excluded-names.js';
 import { absoluteRoot } from './internal/paths.js';
 import { placeRootMarker } from './internal/root-marker.js';
+import { watchQueue } from './internal/watch-queue.js';
 
 /** Options of {@link TreeWatcher.start}. */
 export interface TreeWatcherOptions {
@@ -15,8 +16,8 @@ export interface TreeWatcherOptions {
   readonly settleTimeoutMs?: number;
   /**
    * More dirty paths than this since the last {@link TreeWatcher.take} make it stale: a burst
-   * that large (an `npm install`, a checkout) is cheaper to walk, and is where the kernel's event
-   * queue can overflow without a word (see the README). Default 10,000.
+   * that large (an `npm install`, a checkout) is cheaper to walk. (A possible overflow of the
+   * kernel's event queue makes it stale too: see the README.) Default 10,000.
    */
   readonly maxDirty?: number;
   /**
@@ -36,7 +37,8 @@ export interface WatchedChanges {
   readonly dirty: readonly string[];
   /**
    * True when events may have been lost (a watch failed, a settle timed out, a burst passed
-   * `maxDirty`, the root was replaced, or nothing was taken yet): the caller must walk instead.
+   * `maxDirty` or may have overflowed the kernel's queue, the root was replaced, or nothing was
+   * taken yet): the caller must walk instead.
    */
   readonly stale: boolean;
   /** Why the watcher is stale, for logs. */
@@ -119,6 +121,7 @@ export class TreeWatcher {
     try {
       tree = new TreeWatcher(rootAbs, options);
       tree.#add('');
+      watchQueue.open(tree);
     } catch (error) {
       const noWatchesLeft = (error as NodeJS.ErrnoException).code === 'ENOSPC';
       throw new FilesError(
@@ -147,8 +150,11 @@ export class TreeWatcher {
     if (this.#closed) return;
     await this.#crawled();
     if (!this.#sameRoot()) this.#markStale('the root was deleted or replaced');
-    else if (this.#readOnly) await twoTurns();
-    else await this.#roundTrip();
+    else {
+      // Read what is queued first: a marker written into a full queue would be dropped.
+      await twoTurns();
+      if (!this.#readOnly) await this.#roundTrip();
+    }
     await this.#crawled();
   }
 
@@ -165,6 +171,7 @@ export class TreeWatcher {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    watchQueue.close(this);
     this.#stale = 'the watcher is closed';
     for (const resolve of this.#cookies.values()) resolve();
     for (const watched of this.#watches.values()) watched.handle.close();
@@ -173,6 +180,13 @@ export class TreeWatcher {
     // Called from an event's handler (a settle resolves there), libuv removes the kernel's watch
     // only once it has finished with that event: after a turn, every watch is gone.
     await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  /** @internal So many events came at once that inotify's queue may have overflowed. */
+  overflowed(events: number): void {
+    this.#markStale(
+      `${events} file events came at once: the kernel's event queue may have overflowed`,
+    );
   }
 
   async #crawled(): Promise<void> {
@@ -293,6 +307,7 @@ export class TreeWatcher {
   }
 
   #onEvent(dirRel: string, watched: Watched, type: string, name: string | null): void {
+    watchQueue.delivered();
     if (this.#closed || this.#watches.get(dirRel) !== watched) return;
     try {
       if (name === null || name === '.') {

@@ -59,17 +59,21 @@ describe('AgentRootWatch', () => {
       expect(watch.watching).toBe(true);
       await scanner.scanWatched(['**']); // the baseline walk
       writeFileSync(join(root, 'f2.ts'), '2');
-      // In a check-phase callback: the scan places its markers and arms their 1 ms timers at
-      // once, the busy wait lets the timers fall due, and the event loop runs due timers before
-      // it polls for the markers' events. However fast the file system answers, the timer wins.
-      const next = await new Promise<ScanResult>((resolve, reject) =>
-        setImmediate(() => {
-          const scan = scanner.scanWatched(['**']);
-          const until = performance.now() + 50;
+      // The scan's settle first lets the event loop turn (check-phase callbacks), then places
+      // its marker and arms its 1 ms timer. A busy wait in each later check phase, queued after
+      // the settle's own callback (the chain starts from a timer, once the settle has queued
+      // its first), lets that timer fall due before the loop polls for the marker's event:
+      // however fast the file system answers, the timer wins.
+      const next = await new Promise<ScanResult>((resolve, reject) => {
+        scanner.scanWatched(['**']).then(resolve, reject);
+        let turns = 5;
+        const busy = () => {
+          const until = performance.now() + 20;
           while (performance.now() < until);
-          scan.then(resolve, reject);
-        }),
-      );
+          if (--turns > 0) setImmediate(busy);
+        };
+        setTimeout(() => setImmediate(busy), 0);
+      });
       expect(next.walkReason).toMatch(/settle marker had no event within 1 ms/);
       expect(next.changes.created.map((change) => change.path)).toEqual(['f2.ts']);
     } finally {

@@ -23,9 +23,9 @@ export const DEFAULT_FILE_WATCH: FileWatchSettings = {
 
 /**
  * The watcher of one execution's agentRoot, started once a scan shows the tree is big enough
- * that a walk after every tool call costs more than waiting for events (about 50 ms on Linux, see
- * @hankweave/files's README), and closed with the execution: nothing of it outlives the run.
- * Small trees keep the walk, which takes a few ms there.
+ * that a walk after every tool call costs more than the watcher (a watch per directory and a
+ * crawl at start, see @hankweave/files's README), and closed with the execution: nothing of it
+ * outlives the run. Small trees keep the walk, which takes a few ms there.
  */
 export class AgentRootWatch {
   readonly #root: string;
