@@ -89,6 +89,13 @@ export class TreeWatcher {
   readonly #watches = new Map<string, Watched>();
   readonly #pending = new Set<Promise<void>>();
   readonly #cookies = new Map<string, () => void>();
+  /** Told by the process's inotify queue when so many events came at once that some may be lost. */
+  readonly #queueListener = {
+    overflowed: (events: number) =>
+      this.#markStale(
+        `${events} file events came at once: the kernel's event queue may have overflowed`,
+      ),
+  };
   #closed = false;
 
   private constructor(root: string, options: TreeWatcherOptions) {
@@ -121,7 +128,7 @@ export class TreeWatcher {
     try {
       tree = new TreeWatcher(rootAbs, options);
       tree.#add('');
-      watchQueue.open(tree);
+      watchQueue.open(tree.#queueListener);
     } catch (error) {
       const noWatchesLeft = (error as NodeJS.ErrnoException).code === 'ENOSPC';
       throw new FilesError(
@@ -142,9 +149,10 @@ export class TreeWatcher {
   /**
    * Resolves once every change made before this call has been handled (and every new directory
    * seen so far is watched). inotify queues an event in the very system call that makes a change,
-   * and libuv reads the queue until it is empty: so the marker's own event, once back, comes after
-   * all of them. A `readOnly` watcher writes no marker and waits for two turns of the event loop
-   * instead (a poll of the queue begins after this call). On a timeout the watcher turns stale.
+   * and libuv reads the queue until it is empty: two turns of the event loop (the second follows
+   * a poll that began after this call) read them all. A watcher that may write then places a
+   * marker at the root and waits for its event, which comes after all of them; a `readOnly` one
+   * stops after the two turns. On the marker's timeout the watcher turns stale.
    */
   async settle(): Promise<void> {
     if (this.#closed) return;
@@ -171,7 +179,7 @@ export class TreeWatcher {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    watchQueue.close(this);
+    watchQueue.close(this.#queueListener);
     this.#stale = 'the watcher is closed';
     for (const resolve of this.#cookies.values()) resolve();
     for (const watched of this.#watches.values()) watched.handle.close();
@@ -180,13 +188,6 @@ export class TreeWatcher {
     // Called from an event's handler (a settle resolves there), libuv removes the kernel's watch
     // only once it has finished with that event: after a turn, every watch is gone.
     await new Promise((resolve) => setImmediate(resolve));
-  }
-
-  /** @internal So many events came at once that inotify's queue may have overflowed. */
-  overflowed(events: number): void {
-    this.#markStale(
-      `${events} file events came at once: the kernel's event queue may have overflowed`,
-    );
   }
 
   async #crawled(): Promise<void> {
