@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createFaultyFs } from '@hankweave/durable-io/testing';
-import type { CodonSentinelEntry } from '@hankweave/types';
+import type { CodonSentinelEntry, SentinelState } from '@hankweave/types';
 import {
   createModelCatalog,
   MODEL_CATALOG,
@@ -257,6 +257,60 @@ describe('prices and routes through the model catalog', () => {
       // 1000 input tokens × $10 per M
       expect(state?.totalCost).toBeCloseTo(0.01, 10);
     }
+  });
+});
+
+describe('unload while events still arrive', () => {
+  // The runtime unloads a codon's sentinels while its bus may still deliver events. Once, a
+  // sentinel whose drain had already finished took an event while another sentinel's call was
+  // still running, and started a call of its own; the unload did not wait for it, and that call's
+  // late report replaced the codon's sentinel list with an empty one.
+  it('waits for every call it paid for, and reports nothing after the final states', async () => {
+    const turn = (marker: string) => ({
+      match: { marker },
+      turns: Array.from({ length: 10 }, () => ({
+        content: [{ text: `${marker} noted.` }],
+        usage: { inputTokens: 1000, outputTokens: 200 },
+        delayMs: 300,
+      })),
+    });
+    const reports: SentinelState[][] = [];
+    await using t = await setup(
+      { conversations: [turn('SLOW'), turn('QUICK')] },
+      { onStatesChanged: (states) => reports.push(states) },
+    );
+    const sentinel = (id: string, marker: string, action: string) =>
+      inline({
+        id,
+        trigger: { type: 'event', on: [action] },
+        userPromptText: `${marker} <%= it.events.length %>`,
+      });
+    await t.manager.loadForCodon({
+      codonId: 'observe#0',
+      codonName: 'Observe',
+      entries: entries(
+        sentinel('slow', 'SLOW', 'assistant.action'),
+        sentinel('quick', 'QUICK', 'tool.result'),
+      ),
+    });
+    t.manager.observe(action('reading', 1));
+    const unloading = t.manager.unload('codon-complete');
+    // `quick` is idle when the unload starts; its event comes while `slow` still waits on its
+    // call, so its own call would end after the unload had it not waited.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    t.manager.observe(event('tool.result', { codonId: 'observe#0', content: 'ok' }, 2));
+    const final = await unloading;
+    await new Promise((resolve) => setTimeout(resolve, 600));
+
+    const byId = Object.fromEntries(final.map((state) => [state.id, state]));
+    expect(Object.keys(byId).sort()).toEqual(['quick', 'slow']);
+    const paid = t.model.requests.length;
+    const counted = final.reduce((sum, state) => sum + state.llmCallCount, 0);
+    expect(counted).toBe(paid);
+    expect(final.reduce((sum, state) => sum + state.totalCost, 0)).toBeCloseTo(0.002 * paid, 10);
+    for (const state of final) expect(state).toMatchObject({ status: 'unloaded' });
+    // The last report is the final states: nothing replaced them afterwards.
+    expect(reports.at(-1)).toEqual(final);
   });
 });
 

@@ -115,18 +115,24 @@ export class SentinelManager {
     }
   }
 
-  /** Fires pending debounce / count / time-window batches and waits for every queue. */
+  /** Fires pending debounce / count / time-window batches and waits until every queue is idle. */
   async drain(): Promise<SentinelState[]> {
-    await Promise.all(this.runners.map((runner) => runner.drain()));
+    await drainAll(this.runners);
     return this.states();
   }
 
-  /** Drains, then unloads every sentinel; returns their final states. */
+  /**
+   * Unloads every sentinel once its work is done; returns their final states. Intake closes
+   * first: a sentinel whose queue is idle could otherwise take an event while another still waits
+   * on its call, start a call the final counters miss, and report after them.
+   */
   async unload(reason: 'codon-complete' | 'shutdown'): Promise<SentinelState[]> {
-    await this.drain();
-    for (const runner of this.runners) runner.unload(reason);
-    const states = this.states();
-    this.runners = [];
+    const closing = this.runners;
+    for (const runner of closing) runner.closeIntake();
+    await drainAll(closing);
+    for (const runner of closing) runner.unload(reason);
+    const states = closing.map((runner) => ({ ...runner.state }));
+    this.runners = this.runners.filter((runner) => !closing.includes(runner));
     return states;
   }
 
@@ -189,7 +195,7 @@ export class SentinelManager {
           options.persistHistory ?? true,
         )
       : undefined;
-    const runner = new SentinelRunner(def, {
+    const runner: SentinelRunner = new SentinelRunner(def, {
       codonId,
       codonName,
       codonStartTime,
@@ -204,7 +210,10 @@ export class SentinelManager {
       now: this.now,
       models: this.models,
       pricedAs: pricedAs(config.model, this.models),
-      onChange: () => this.notify(),
+      // A sentinel no longer listed has given its final states: it reports nothing after them.
+      onChange: () => {
+        if (this.runners.includes(runner)) this.notify();
+      },
       maxQueuedTriggers: options.maxQueuedTriggers ?? 100,
       maxQueuedEvents: options.maxQueuedEvents ?? 10_000,
     });
@@ -241,4 +250,10 @@ export class SentinelManager {
       this.logger.warn('onStatesChanged threw', { error: (error as Error).message });
     }
   }
+}
+
+/** Waits until every runner is idle at once: one that went idle may have taken work since. */
+async function drainAll(runners: readonly SentinelRunner[]): Promise<void> {
+  do await Promise.all(runners.map((runner) => runner.drain()));
+  while (runners.some((runner) => runner.busy));
 }

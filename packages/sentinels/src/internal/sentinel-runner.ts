@@ -56,6 +56,7 @@ export class SentinelRunner {
   private readonly userTemplate: PromptTemplate;
   private triggerNumber = 0;
   private consecutiveFailures = 0;
+  private intakeClosed = false;
   private warnedUnpriced = false;
 
   constructor(
@@ -94,9 +95,14 @@ export class SentinelRunner {
     return this.state.status === 'active';
   }
 
+  /** True while a call runs or a batch waits for one. */
+  get busy(): boolean {
+    return this.queue.busy;
+  }
+
   /** Synchronous and cheap: matching and batching only; any LLM work is queued. */
   observe(event: HankweaveEvent): void {
-    if (!this.active) return;
+    if (!this.active || this.intakeClosed) return;
     const matched = this.matcher.match(event);
     if (matched) this.batcher.add(matched);
   }
@@ -105,6 +111,17 @@ export class SentinelRunner {
   async drain(): Promise<void> {
     if (this.active) this.batcher.flush();
     await this.queue.idle();
+  }
+
+  /**
+   * The first step of an unload: takes no more events and fires the pending batch, so that once
+   * the queue is idle no call can start any more and the final counters hold every call paid for.
+   */
+  closeIntake(): void {
+    if (!this.active || this.intakeClosed) return;
+    this.intakeClosed = true;
+    this.batcher.flush();
+    this.batcher.stop();
   }
 
   /** Stops the sentinel and reports `sentinel.unloaded` (once). */
