@@ -9,7 +9,7 @@ import { defineConfig } from 'vitest/config';
 // slow each other by half).
 export default defineConfig({
   test: {
-    projects: ['packages/*', 'apps/*', 'examples/*'],
+    projects: ['packages/*', 'apps/*', 'examples/*', 'tools/*'],
     // Two files at a time on a 2-core machine (Vitest's default would be one).
     maxWorkers: Math.max(2, availableParallelism() - 1),
   },
