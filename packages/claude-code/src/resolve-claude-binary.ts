@@ -21,10 +21,17 @@ export interface ResolveClaudeBinaryOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Resolves `@anthropic-ai/claude-code`; default: from this package. Tests pass another. */
   resolvePackageJson?: () => string;
+  /**
+   * Where this package's own platform dependency is resolved from; default: this package. Tests
+   * pass a directory without one.
+   */
+  resolveFrom?: string;
 }
 
 /** The npm package whose `bin` is the agent. */
 export const CLAUDE_CODE_PACKAGE = '@anthropic-ai/claude-code';
+
+const OWN_PACKAGE = '@hankweave/claude-code';
 
 // The package ships a placeholder under 4 KiB that its postinstall replaces with the native
 // binary; when the postinstall did not run, the placeholder only prints install instructions.
@@ -74,10 +81,36 @@ function platformPackages(): string[] {
 }
 
 /**
- * Finds the `claude` executable, in order: `explicitPath`; `HANKWEAVE_CLAUDE_PATH`; the `bin` of
- * `@anthropic-ai/claude-code` when it is the native binary (not the placeholder its postinstall
- * replaces); the platform package `@anthropic-ai/claude-code-<platform>-<arch>[-musl]` next to it;
- * `claude` on `PATH`.
+ * The binary of the first platform package `require` finds, noting every miss in `tried` with
+ * `where` (whose dependency was looked for).
+ */
+async function findPlatformBinary(
+  require: NodeJS.Require,
+  where: string,
+  tried: string[],
+): Promise<string | undefined> {
+  for (const name of platformPackages()) {
+    let dir: string;
+    try {
+      dir = dirname(require.resolve(`${name}/package.json`));
+    } catch {
+      tried.push(`${name} (${where}): not installed`);
+      continue;
+    }
+    const path = join(dir, process.platform === 'win32' ? 'claude.exe' : 'claude');
+    const reason = await rejectReason(path);
+    if (reason === undefined) return path;
+    tried.push(`${name} (${where}) ${path}: ${reason}`);
+  }
+  return undefined;
+}
+
+/**
+ * Finds the `claude` executable, in order: `explicitPath`; `HANKWEAVE_CLAUDE_PATH`; the platform
+ * package `@anthropic-ai/claude-code-<platform>-<arch>[-musl]` this package depends on (optionally,
+ * as `@anthropic-ai/claude-code` itself does); the `bin` of `@anthropic-ai/claude-code`, when that
+ * is installed and is the native binary (not the placeholder its postinstall replaces), then the
+ * platform package next to it; `claude` on `PATH`.
  * @throws {HarnessError} HARNESS_BINARY_NOT_FOUND naming every place tried.
  */
 export async function resolveClaudeBinary(
@@ -95,6 +128,17 @@ export async function resolveClaudeBinary(
     if (reason === undefined) return { path, source };
     throw notFound([`${label} ${path}: ${reason}`], `Fix ${label} or unset it.`);
   }
+  // This package's own optional dependency on the platform package (what a normal install has).
+  const own = await findPlatformBinary(
+    createRequire(
+      options.resolveFrom !== undefined
+        ? join(options.resolveFrom, 'package.json')
+        : import.meta.url,
+    ),
+    `a dependency of ${OWN_PACKAGE}`,
+    tried,
+  );
+  if (own !== undefined) return { path: own, source: 'platform-package' };
   let packageDir: string | undefined;
   try {
     const packageJson =
@@ -116,18 +160,12 @@ export async function resolveClaudeBinary(
     tried.push(`${CLAUDE_CODE_PACKAGE}: not installed`);
   }
   if (packageDir !== undefined) {
-    const require = createRequire(join(packageDir, 'package.json'));
-    for (const name of platformPackages()) {
-      try {
-        const dir = dirname(require.resolve(`${name}/package.json`));
-        const path = join(dir, process.platform === 'win32' ? 'claude.exe' : 'claude');
-        const reason = await rejectReason(path);
-        if (reason === undefined) return { path, source: 'platform-package' };
-        tried.push(`${name} ${path}: ${reason}`);
-      } catch {
-        tried.push(`${name}: not installed`);
-      }
-    }
+    const path = await findPlatformBinary(
+      createRequire(join(packageDir, 'package.json')),
+      `next to ${CLAUDE_CODE_PACKAGE}`,
+      tried,
+    );
+    if (path !== undefined) return { path, source: 'platform-package' };
   }
   for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean)) {
     const path = join(dir, process.platform === 'win32' ? 'claude.exe' : 'claude');
@@ -136,7 +174,7 @@ export async function resolveClaudeBinary(
   tried.push('claude on PATH: not found');
   throw notFound(
     tried,
-    `Install ${CLAUDE_CODE_PACKAGE} with its optional platform dependency (do not use --omit=optional), or set HANKWEAVE_CLAUDE_PATH / the claudePath option to a claude binary.`,
+    `Install ${OWN_PACKAGE} with its optional dependencies (do not use --omit=optional; the platform package ${platformPackages()[0]} holds the binary), or set HANKWEAVE_CLAUDE_PATH / the claudePath option to a claude binary.`,
   );
 }
 

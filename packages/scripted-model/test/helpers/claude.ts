@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -8,23 +8,23 @@ import { makeTempDir } from '@hankweave/durable-io/testing';
 
 const packageRoot = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The real Claude Code binary installed from npm (package `bin`, else node_modules/.bin). */
+/**
+ * The real Claude Code binary installed from npm: the platform package that @hankweave/claude-code
+ * depends on. This package cannot depend on that one (it is a dev dependency of it), so the
+ * platform package is resolved from there.
+ */
 export function claudeBinary(): string {
-  try {
-    const require = createRequire(import.meta.url);
-    const manifestPath = require.resolve('@anthropic-ai/claude-code/package.json');
-    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
-      bin?: string | Record<string, string>;
-    };
-    const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin?.claude;
-    if (bin !== undefined) {
-      const path = join(dirname(manifestPath), bin);
+  const require = createRequire(join(packageRoot, '..', 'claude-code', 'package.json'));
+  const base = `@anthropic-ai/claude-code-${process.platform}-${process.arch}`;
+  for (const name of [base, `${base}-musl`]) {
+    try {
+      const path = join(dirname(require.resolve(`${name}/package.json`)), 'claude');
       if (existsSync(path)) return path;
+    } catch {
+      // Try the next variant.
     }
-  } catch {
-    // Fall through to the .bin shim.
   }
-  return join(packageRoot, 'node_modules', '.bin', 'claude');
+  throw new Error(`${base} is not installed next to @hankweave/claude-code: run pnpm install`);
 }
 
 /** One line of Claude Code's stream-json output. */
