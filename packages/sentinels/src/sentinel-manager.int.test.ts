@@ -266,17 +266,17 @@ describe('unload while events still arrive', () => {
   // still running, and started a call of its own; the unload did not wait for it, and that call's
   // late report replaced the codon's sentinel list with an empty one.
   it('waits for every call it paid for, and reports nothing after the final states', async () => {
-    const turn = (marker: string) => ({
+    const turn = (marker: string, delayMs: number) => ({
       match: { marker },
       turns: Array.from({ length: 10 }, () => ({
         content: [{ text: `${marker} noted.` }],
         usage: { inputTokens: 1000, outputTokens: 200 },
-        delayMs: 300,
+        delayMs,
       })),
     });
     const reports: SentinelState[][] = [];
     await using t = await setup(
-      { conversations: [turn('SLOW'), turn('QUICK')] },
+      { conversations: [turn('BUSY', 300), turn('IDLE', 1000)] },
       { onStatesChanged: (states) => reports.push(states) },
     );
     const sentinel = (id: string, marker: string, action: string) =>
@@ -289,21 +289,22 @@ describe('unload while events still arrive', () => {
       codonId: 'observe#0',
       codonName: 'Observe',
       entries: entries(
-        sentinel('slow', 'SLOW', 'assistant.action'),
-        sentinel('quick', 'QUICK', 'tool.result'),
+        sentinel('busy', 'BUSY', 'assistant.action'),
+        sentinel('idle', 'IDLE', 'tool.result'),
       ),
     });
     t.manager.observe(action('reading', 1));
     const unloading = t.manager.unload('codon-complete');
-    // `quick` is idle when the unload starts; its event comes while `slow` still waits on its
-    // call, so its own call would end after the unload had it not waited.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // `idle` has nothing to do when the unload starts; its event comes once `busy`'s call has
+    // reached the model, so a call of its own (a slower model) would end after `busy`'s, after
+    // the unload.
+    while (t.model.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     t.manager.observe(event('tool.result', { codonId: 'observe#0', content: 'ok' }, 2));
     const final = await unloading;
     await new Promise((resolve) => setTimeout(resolve, 600));
 
     const byId = Object.fromEntries(final.map((state) => [state.id, state]));
-    expect(Object.keys(byId).sort()).toEqual(['quick', 'slow']);
+    expect(Object.keys(byId).sort()).toEqual(['busy', 'idle']);
     const paid = t.model.requests.length;
     const counted = final.reduce((sum, state) => sum + state.llmCallCount, 0);
     expect(counted).toBe(paid);

@@ -115,21 +115,22 @@ export class SentinelManager {
     }
   }
 
-  /** Fires pending debounce / count / time-window batches and waits until every queue is idle. */
+  /** Fires pending debounce / count / time-window batches and waits for every queue. */
   async drain(): Promise<SentinelState[]> {
-    await drainAll(this.runners);
+    await Promise.all(this.runners.map((runner) => runner.drain()));
     return this.states();
   }
 
   /**
    * Unloads every sentinel once its work is done; returns their final states. Intake closes
    * first: a sentinel whose queue is idle could otherwise take an event while another still waits
-   * on its call, start a call the final counters miss, and report after them.
+   * on its call, start a call the final counters miss, and report after them. Once closed, no
+   * queue takes new work, so one wait for every queue covers every call.
    */
   async unload(reason: 'codon-complete' | 'shutdown'): Promise<SentinelState[]> {
     const closing = this.runners;
     for (const runner of closing) runner.closeIntake();
-    await drainAll(closing);
+    await Promise.all(closing.map((runner) => runner.drain()));
     for (const runner of closing) runner.unload(reason);
     const states = closing.map((runner) => ({ ...runner.state }));
     this.runners = this.runners.filter((runner) => !closing.includes(runner));
@@ -195,7 +196,7 @@ export class SentinelManager {
           options.persistHistory ?? true,
         )
       : undefined;
-    const runner: SentinelRunner = new SentinelRunner(def, {
+    const runner = new SentinelRunner(def, {
       codonId,
       codonName,
       codonStartTime,
@@ -210,10 +211,7 @@ export class SentinelManager {
       now: this.now,
       models: this.models,
       pricedAs: pricedAs(config.model, this.models),
-      // A sentinel no longer listed has given its final states: it reports nothing after them.
-      onChange: () => {
-        if (this.runners.includes(runner)) this.notify();
-      },
+      onChange: () => this.notify(),
       maxQueuedTriggers: options.maxQueuedTriggers ?? 100,
       maxQueuedEvents: options.maxQueuedEvents ?? 10_000,
     });
@@ -250,10 +248,4 @@ export class SentinelManager {
       this.logger.warn('onStatesChanged threw', { error: (error as Error).message });
     }
   }
-}
-
-/** Waits until every runner is idle at once: one that went idle may have taken work since. */
-async function drainAll(runners: readonly SentinelRunner[]): Promise<void> {
-  do await Promise.all(runners.map((runner) => runner.drain()));
-  while (runners.some((runner) => runner.busy));
 }

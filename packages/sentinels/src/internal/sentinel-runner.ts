@@ -95,11 +95,6 @@ export class SentinelRunner {
     return this.state.status === 'active';
   }
 
-  /** True while a call runs or a batch waits for one. */
-  get busy(): boolean {
-    return this.queue.busy;
-  }
-
   /** Synchronous and cheap: matching and batching only; any LLM work is queued. */
   observe(event: HankweaveEvent): void {
     if (!this.active || this.intakeClosed) return;

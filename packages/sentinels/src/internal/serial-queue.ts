@@ -38,11 +38,6 @@ export class SerialQueue<T> {
     this.running ??= Promise.resolve().then(() => this.run());
   }
 
-  /** True while an item is worked or waits. */
-  get busy(): boolean {
-    return this.running !== undefined;
-  }
-
   /** Resolves once every queued item has been worked. */
   async idle(): Promise<void> {
     while (this.running) await this.running;
