@@ -172,7 +172,9 @@ describe('CheckpointEngine', () => {
     });
 
     // Another process puts a link where restore has just unlinked a file, before it creates the
-    // file again: the create is exclusive, so it fails rather than write through the link.
+    // file again: the create is exclusive, so it fails rather than write through the link. (The
+    // file's mode changes, so it is replaced, not rewritten in place: restore-in-place.int.test.ts
+    // attacks that path.)
     it('never writes through a link planted between its unlink and its create', async () => {
       const x = makeExecution();
       const outside = makeExecution();
@@ -188,7 +190,7 @@ describe('CheckpointEngine', () => {
       const engine = await x.open({ fs: racing });
       x.write('code.ts', 'v1\n');
       const v1 = await engine.checkpoint(input(['code.ts']));
-      x.write('code.ts', 'v2, not checkpointed\n');
+      x.write('code.ts', 'v2, not checkpointed\n', 0o755);
       await expect(engine.restore(v1.sha)).rejects.toMatchObject({
         code: 'CHECKPOINT_STORAGE_FAILED',
         message: expect.stringMatching(/cannot restore code.ts/),

@@ -5,9 +5,11 @@ import type { EngineContext } from './context.js';
 import { applyUpdates } from './entry-list.js';
 import type { DirInfo } from './index-file.js';
 import type { Stat } from './io.js';
+import { hasNoMountsBelow } from './mounts.js';
 import { hashObject, MODE_EXEC, MODE_GITLINK, MODE_LINK, MODE_TREE } from './objects.js';
 import { assertRelativePath, forEachAncestor, isInGitDir, parentOf, sortByBytes } from './paths.js';
 import { forEachLimit } from './pool.js';
+import { mayRewrite, rewriteInPlace } from './rewrite-in-place.js';
 import {
   type CacheEntry,
   entryFromStat,
@@ -25,6 +27,8 @@ interface Plan {
   /** The paths whose cache entry changes: the new entry, or null when the path goes. */
   updates: Map<string, CacheEntry | null>;
   toWrite: FileRecord[];
+  /** Files to write whose lstat showed a file that may be rewritten in place (see rewrite-in-place.ts). */
+  rewritable: Map<string, Stat>;
   toDelete: string[];
   /** Files whose stat the cache cannot vouch for: hash them to see if they already match. */
   toHash: { file: FileRecord; stat: Stat }[];
@@ -49,7 +53,13 @@ export async function restoreCheckpoint(
   const changes = await diffTrees(ctx.store, state.headTree, target.tree);
   const changedPaths = new Set(changes.map((change) => change.path));
   const hinted = options.changed ? new Set(options.changed) : undefined;
-  const plan: Plan = { updates: new Map(), toWrite: [], toDelete: [], toHash: [] };
+  const plan: Plan = {
+    updates: new Map(),
+    toWrite: [],
+    rewritable: new Map(),
+    toDelete: [],
+    toHash: [],
+  };
 
   // Tracked files the target keeps as they are: rewrite only those modified on disk. This stat
   // loop over every tracked file is the floor of a restore's cost, hence sync on the real fs.
@@ -100,13 +110,21 @@ export async function restoreCheckpoint(
     }
     if (oid === file.oid)
       plan.updates.set(file.path, entryFromStat(file.path, stat, file.mode, oid, clock));
-    else plan.toWrite.push(file);
+    else toWrite(plan, file, stat);
   });
 
   await removeFiles(ctx, plan.toDelete);
   const realDirs = new Set<string>();
+  // One look at the mount table per restore: a file bind-mounted over a tracked path is replaced
+  // (and fails, as a mount point cannot be unlinked), never written through.
+  const inPlace = plan.rewritable.size > 0 && hasNoMountsBelow(layout.workTree);
   await forEachLimit(plan.toWrite, ctx.concurrency, async (file) => {
-    const stat = await writeFile(ctx, file, realDirs);
+    const stat = await writeFile(
+      ctx,
+      file,
+      realDirs,
+      inPlace ? plan.rewritable.get(file.path) : undefined,
+    );
     const mode = stat ? gitModeOf(stat) : undefined;
     plan.updates.set(
       file.path,
@@ -192,13 +210,19 @@ function classify(
   stat: Stat | undefined,
 ): void {
   const mode = stat ? gitModeOf(stat) : undefined;
-  if (!stat || mode !== want.mode) plan.toWrite.push(want);
+  if (!stat || mode !== want.mode) toWrite(plan, want, stat);
   else if (cached && statMatches(cached, stat, mode)) {
     // A kept entry (`want` is the entry itself) needs no update.
     if (cached.oid === want.oid) {
       if (cached !== want) plan.updates.set(want.path, cached);
-    } else plan.toWrite.push(want);
+    } else toWrite(plan, want, stat);
   } else plan.toHash.push({ file: want, stat });
+}
+
+/** Adds a file to write, noting whether what is on disk now may be rewritten in place. */
+function toWrite(plan: Plan, file: FileRecord, stat: Stat | undefined): void {
+  plan.toWrite.push(file);
+  if (stat && mayRewrite(stat, file.mode)) plan.rewritable.set(file.path, stat);
 }
 
 /**
@@ -255,13 +279,16 @@ async function removeFiles(ctx: EngineContext, paths: readonly string[]): Promis
 }
 
 /**
- * Writes one file from the repository, clearing whatever stands in its way as git -f does.
- * `dirs` remembers directories already known to be real within this restore.
+ * Writes one file from the repository: in place when `rewritable` (the file's lstat at planning)
+ * is given and the file is still that lone regular file, otherwise replacing whatever stands in
+ * its way as git -f does. `dirs` remembers directories already known to be real within this
+ * restore.
  */
 async function writeFile(
   ctx: EngineContext,
   file: FileRecord,
   dirs: Set<string>,
+  rewritable: Stat | undefined,
 ): Promise<Stat | undefined> {
   const object = await ctx.store.read(file.oid);
   if (object?.type !== 'blob') {
@@ -276,7 +303,13 @@ async function writeFile(
   const full = `${ctx.layout.workTree}/${file.path}`;
   const { io } = ctx;
   try {
+    // Every ancestor a real directory first: the in-place open and the exclusive create refuse a
+    // link only as the last component.
     await ensureParentDirs(ctx, file.path, dirs);
+    if (rewritable) {
+      const stat = await rewriteInPlace(io, full, object.content, rewritable);
+      if (stat) return stat;
+    }
     // Unlink first (a new inode, as git does, so hard links elsewhere keep their content);
     // only a directory in the way needs a second look.
     try {
