@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', testing: 'src/testing.ts' },
+  entry: { index: 'src/index.ts', env: 'src/env.ts', testing: 'src/testing.ts' },
   format: ['esm'],
   target: 'node20',
   dts: true,

@@ -10,8 +10,9 @@ import { BIN, CLI_ROOT, createSandbox, runProcess, type Sandbox } from './cli-ha
 const REGISTER = fileURLToPath(new URL('./fixtures/load-trace/register.mjs', import.meta.url));
 // The orchestrator's bundle, and libraries only a run (or the dashboard) needs.
 const ORCHESTRATOR = /\/runtime\/dist\/index\.js$/;
-// The dashboard's server (@hankweave/dashboard/server), bundled into the chunk of `hankweave ui`.
-const DASHBOARD_SERVER = /\/dist\/ui-[\w-]+\.js$/;
+// The dashboard's server (@hankweave/dashboard/server), bundled into the chunk of the `ui` command's
+// action (`commands/ui-command.ts`).
+const DASHBOARD_SERVER = /\/dist\/ui-command-[\w-]+\.js$/;
 const RUN_ONLY = [ORCHESTRATOR, DASHBOARD_SERVER, /isomorphic-git/, /@ai-sdk/, /bullmq/, /\/pg\//];
 // The OpenTelemetry SDK: loaded by `traces` and, only with an OTLP endpoint set, by a run.
 const OPENTELEMETRY = /@opentelemetry\//;
@@ -41,33 +42,48 @@ async function loaded(args: string[]): Promise<{ code: number | null; urls: stri
 const matching = (urls: string[], pattern: RegExp) => urls.filter((url) => pattern.test(url));
 
 describe('command modules load on demand', () => {
-  it('the full help loads every command, the orchestrator with them (the hook sees it)', async () => {
-    const { code, urls } = await loaded(['--help']);
+  // The controls: a command that runs loads its action's module, and the hook sees it.
+  it('`hankweave sessions` loads the orchestrator (the hook sees it)', async () => {
+    const { code, urls } = await loaded(['sessions', '--json']);
     expect(code).toBe(0);
     expect(matching(urls, ORCHESTRATOR)).not.toEqual([]);
   });
 
-  it('`hankweave ui --help` loads the dashboard server (the hook sees its chunk)', async () => {
-    const { code, urls } = await loaded(['ui', '--help']);
-    expect(code).toBe(0);
+  it('`hankweave ui` with a bad port loads the dashboard server (the hook sees its chunk)', async () => {
+    const { code, urls } = await loaded(['ui', '--port', 'not-a-port']);
+    expect(code).toBe(1);
     expect(matching(urls, DASHBOARD_SERVER)).not.toEqual([]);
+  });
+
+  it('`hankweave traces export` loads the OpenTelemetry SDK (the hook sees it)', async () => {
+    const { urls } = await loaded(['traces', 'export', '-e', '/nonexistent/execution']);
+    expect(matching(urls, OPENTELEMETRY)).not.toEqual([]);
   });
 
   it.each(
     [
       ['--version'],
+      // The full help and the completion list every command: their flags, not their actions.
+      ['--help'],
+      ['__complete', 'codons', '--', 'events'],
       ['--attach', '-e', '/nonexistent/execution'],
       ['status', '--help'],
       ['events', '--help'],
       ['traces', 'export', '--help'],
+      ['ui', '--help'],
+      ['worker', '--help'],
+      ['jobs', 'cancel', '--help'],
+      ['submit', '--help'],
+      ['sessions', '--help'],
+      ['kill', '--help'],
+      ['prune', '--help'],
+      ['rollback', '--help'],
       // A hank's check needs the settings and the installed adapters, not a run.
       ['validate', HELLO_HANK],
     ].map((args) => ({ line: args.join(' '), args })),
   )('`hankweave $line` loads no part of a run', async ({ args }) => {
     const { urls } = await loaded(args);
     expect(urls.length).toBeGreaterThan(0);
-    for (const pattern of RUN_ONLY) expect(matching(urls, pattern)).toEqual([]);
-    if (args[0] !== 'traces') expect(matching(urls, OPENTELEMETRY)).toEqual([]);
-    else expect(matching(urls, OPENTELEMETRY)).not.toEqual([]);
+    for (const pattern of [...RUN_ONLY, OPENTELEMETRY]) expect(matching(urls, pattern)).toEqual([]);
   });
 });

@@ -8,16 +8,10 @@ import {
 } from './connection.js';
 import { asJobProgress, type JobProgress } from './job-progress.js';
 import type { JobResult } from './job-result.js';
+import { JOB_STATUSES } from './job-statuses.js';
 
-/** The BullMQ states a listing shows. */
-export const JOB_STATUSES = [
-  'active',
-  'waiting',
-  'prioritized',
-  'delayed',
-  'completed',
-  'failed',
-] as const;
+export { JOB_STATUSES };
+
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
 /** One job of {@link listJobs}. */

@@ -1,90 +1,14 @@
-import { Argument, type CommandUnknownOpts } from '@commander-js/extra-typings';
-import { readExecutionState } from '@hankweave/inspection';
-import { rollbackExecution } from '@hankweave/inspection/rollback';
-import { completeWith } from '../completion/value-sources.js';
-import { withExecutionOptions } from '../execution/execution-options.js';
-import { findExecution } from '../execution/find-execution.js';
-import { commandHint, shellArg } from '../output/command-hint.js';
-import { describeEvent } from '../output/describe-event.js';
-import { shortSha } from '../output/format.js';
-import { branchCodonRef } from '../output/lanes.js';
-import { logTo } from '../output/run-view.js';
-import type { Terminal } from '../output/terminal.js';
-import { resumeFlagsOf } from '../sessions/resume-flags.js';
-import type { CommandContext, OptionsOf } from './command-context.js';
-
-const declare = (program: CommandUnknownOpts) =>
-  withExecutionOptions(
-    program
-      .command('rollback')
-      .description(
-        'restore a checkpoint on a stopped execution; the next run continues from there',
-      ),
-  )
-    .addArgument(
-      completeWith(
-        new Argument(
-          '<target>',
-          "last-success, a codon or codon:type (default type: end), a parallel block's branch (block/branch[:type]: its newest codon), or a checkpoint sha",
-        ),
-        'targets',
-      ),
-    )
-    .option('-f, --force', 'relink the data source if it changed since the execution was created')
-    .option('--json', 'print the rollback events as NDJSON');
-
-/** The flags of `hankweave rollback`, inferred from their declaration. */
-export type RollbackOptions = OptionsOf<typeof declare>;
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { CommandContext } from './command-context.js';
+import * as flags from './rollback-flags.js';
 
 /** Adds `hankweave rollback <target>` to `program`. */
 export function register(program: CommandUnknownOpts, { terminal, done }: CommandContext): void {
-  declare(program).action(async (target, options) =>
-    done(await rollbackCommand(terminal, target, options)),
-  );
-}
-
-/**
- * `hankweave rollback <last-success | codon[:type] | sha>` on an execution that is not running:
- * opens it with the runtime (autostart off), runs the rollback command (seed 002: tracked files
- * restored, detached HEAD, a new continuation run), and shuts down. The next
- * `hankweave --execution <dir>` continues after the target.
- */
-export async function rollbackCommand(
-  terminal: Terminal,
-  target: string,
-  options: RollbackOptions,
-): Promise<number> {
-  const executionDir = await findExecution(options);
-  // A parallel block's branch (`review/left`) stands for its newest codon on the thread.
-  const state = await readExecutionState(executionDir).catch(() => undefined);
-  const resolved = (state && branchCodonRef(target, state)) ?? target;
-  const result = await rollbackExecution(executionDir, resolved, {
-    force: options.force === true,
-    command: commandHint,
-    logger: {
-      warn: (message) => logTo(terminal, 'warn', message),
-      error: (message) => logTo(terminal, 'error', message),
-    },
-    onEvent: (event) => {
-      if (options.json) terminal.out(JSON.stringify(event));
-      else if (
-        event.type.startsWith('rollback.') ||
-        (event.type === 'info' && /roll/i.test(event.data.message))
-      )
-        terminal.out(terminal.style.dim(describeEvent(event)));
-    },
-  });
-  if (!options.json) {
-    const { style } = terminal;
-    terminal.out(
-      `${style.green('✓')} Rolled back to ${result.codonId ?? 'the initial checkpoint'} ${style.yellow(shortSha(result.sha))} (new run ${result.toRun}); the tracked files in agentRoot/ are restored.`,
-    );
-    terminal.out(
-      style.dim(
-        `Continue from there: ${commandHint('--execution', shellArg(executionDir), ...(await resumeFlagsOf(executionDir)))}`,
+  flags
+    .declare(program)
+    .action(async (target, options) =>
+      done(
+        await (await import('./rollback-command.js')).rollbackCommand(terminal, target, options),
       ),
     );
-    terminal.out(style.dim(`Inspect: ${commandHint('status', '-e', shellArg(executionDir))}`));
-  }
-  return 0;
 }

@@ -1,14 +1,12 @@
 import pg from 'pg';
 import { CliError } from '../output/cli-error.js';
+import { POSTGRES_URL_ENV } from './postgres-env.js';
 import { checkServerUrl, maskedUrl } from './server-url.js';
 
 /** Flags of the commands that can use a fleet's Postgres. */
 export interface PostgresFlags {
   postgres?: string;
 }
-
-/** The environment variable that stands in for `--postgres`. */
-export const POSTGRES_URL_ENV = 'HANKWEAVE_POSTGRES_URL';
 
 /** How long the first query may take before the database counts as unreachable. */
 const CONNECT_TIMEOUT_MS = 3_000;

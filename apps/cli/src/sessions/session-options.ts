@@ -3,14 +3,7 @@ import { sessionsErrorHint } from '@hankweave/inspection';
 import { defaultExecutionBaseDir } from '@hankweave/runtime/layout';
 import { parseDuration, type SessionStatus, SessionsError } from '@hankweave/sessions';
 import { CliError } from '../output/cli-error.js';
-
-/** Every status a session can have, in the seed's words. */
-export const SESSION_STATUSES: readonly SessionStatus[] = [
-  'running',
-  'completed',
-  'killed',
-  'unknown_termination',
-];
+import { SESSION_STATUSES } from './session-statuses.js';
 
 /** The project directory of the session commands: `--base`, or the managed executions dir. */
 export function sessionsBaseDir(
