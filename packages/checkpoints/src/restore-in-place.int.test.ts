@@ -192,11 +192,11 @@ describe('restore() in place', () => {
     await alone.engine.restore(alone.v1.sha);
     expect(read(alone.x, 'code.ts')).toBe('v1\n');
 
-    const read_ = await changedSinceV1(fs);
-    out = join(read_.outside.root, 'received.txt');
+    const withReader = await changedSinceV1(fs);
+    out = join(withReader.outside.root, 'received.txt');
     writeFileSync(out, '');
-    await read_.engine.restore(read_.v1.sha);
-    expect(read(read_.x, 'code.ts')).toBe('v1\n');
+    await withReader.engine.restore(withReader.v1.sha);
+    expect(read(withReader.x, 'code.ts')).toBe('v1\n');
     const exited = reader as ChildProcess;
     if (exited.exitCode === null) await new Promise((resolve) => exited.once('exit', resolve));
     expect(readFileSync(out, 'utf8')).toBe('');

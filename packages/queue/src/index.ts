@@ -29,8 +29,8 @@ export {
   type JobProgress,
 } from './job-progress.js';
 export type { JobResult, JobResultCodon } from './job-result.js';
+export { JOB_STATUSES } from './job-statuses.js';
 export {
-  JOB_STATUSES,
   type JobStatus,
   type JobSummary,
   type ListJobsOptions,

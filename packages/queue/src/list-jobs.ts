@@ -10,8 +10,6 @@ import { asJobProgress, type JobProgress } from './job-progress.js';
 import type { JobResult } from './job-result.js';
 import { JOB_STATUSES } from './job-statuses.js';
 
-export { JOB_STATUSES };
-
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
 /** One job of {@link listJobs}. */

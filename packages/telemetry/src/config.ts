@@ -1,8 +1,6 @@
 import { TELEMETRY_ENV } from './env.js';
 import { TelemetryError } from './errors.js';
 
-export { TELEMETRY_ENV };
-
 /**
  * OTLP/HTTP's two encodings: protobuf (the specification's default, what every collector and
  * vendor endpoint takes) and JSON. gRPC is not offered: its variables are refused, not ignored.

@@ -4,9 +4,9 @@ export {
   type OtlpTarget,
   parseKeyValueList,
   resolveTelemetryConfig,
-  TELEMETRY_ENV,
   type TelemetryConfig,
 } from './config.js';
+export { TELEMETRY_ENV } from './env.js';
 export { TELEMETRY_ERROR_CODES, TelemetryError, type TelemetryErrorCode } from './errors.js';
 export {
   type HankweaveMetrics,

@@ -1,6 +1,5 @@
 import * as nodeFsSync from 'node:fs';
 import type { Io, Stat } from './io.js';
-import { MODE_EXEC, MODE_FILE } from './objects.js';
 import { gitModeOf } from './stat-cache.js';
 
 // Why restore rewrites files in place: replacing a file (unlink, then an exclusive create, as
@@ -27,9 +26,7 @@ const REWRITE_FLAGS =
  * git's does).
  */
 export function mayRewrite(stat: Stat, mode: number): boolean {
-  return (
-    (mode === MODE_FILE || mode === MODE_EXEC) && stat.nlink === 1n && gitModeOf(stat) === mode
-  );
+  return stat.isFile() && stat.nlink === 1n && gitModeOf(stat) === mode;
 }
 
 /**
