@@ -6,9 +6,16 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freeLoopbackPort, throwawayServerStop } from './throwaway-server.js';
 
-/** A node child that runs until killed; `ignoreTerm` makes it shrug off SIGTERM. */
-function server(ignoreTerm: boolean) {
-  const script = `${ignoreTerm ? "process.on('SIGTERM', () => {});" : ''} setInterval(() => {}, 1000); console.log('up');`;
+/**
+ * A node child that runs until killed; `ignoreTerm` makes it shrug off SIGTERM, `drainAfterMs`
+ * makes it leave by itself that long after SIGUSR2 (a server whose clients are still leaving).
+ */
+function server(ignoreTerm: boolean, drainAfterMs?: number) {
+  const drain =
+    drainAfterMs === undefined
+      ? ''
+      : `process.on('SIGUSR2', () => setTimeout(() => process.exit(0), ${drainAfterMs}));`;
+  const script = `${ignoreTerm ? "process.on('SIGTERM', () => {});" : ''} ${drain} setInterval(() => {}, 1000); console.log('up');`;
   const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'ignore'] });
   const up = new Promise((resolve) => child.stdout.once('data', resolve));
   return { child, up, dir: mkdtempSync(join(tmpdir(), 'hw-throwaway-')) };
@@ -31,6 +38,28 @@ describe('throwawayServerStop', () => {
     const started = Date.now();
     await throwawayServerStop({ child, dir, stopSignal: 'SIGTERM', graceMs: 300 })();
     expect(child.signalCode).toBe('SIGKILL');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    expect(existsSync(dir)).toBe(false);
+  });
+});
+
+describe('throwawayServerStop with a drain', () => {
+  it('lets a draining server leave by itself, without the stop signal', async () => {
+    const { child, up, dir } = server(false, 100);
+    await up;
+    const drain = { signal: 'SIGUSR2' as const, ms: 5_000 };
+    await throwawayServerStop({ child, dir, drain, stopSignal: 'SIGTERM', graceMs: 5_000 })();
+    expect([child.exitCode, child.signalCode]).toEqual([0, null]);
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it('sends the stop signal once the drain time is over', async () => {
+    const { child, up, dir } = server(false, 60_000);
+    await up;
+    const started = Date.now();
+    const drain = { signal: 'SIGUSR2' as const, ms: 300 };
+    await throwawayServerStop({ child, dir, drain, stopSignal: 'SIGTERM', graceMs: 5_000 })();
+    expect(child.signalCode).toBe('SIGTERM');
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
     expect(existsSync(dir)).toBe(false);
   });

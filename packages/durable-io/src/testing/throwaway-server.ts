@@ -23,6 +23,12 @@ export interface ThrowawayServerOptions {
   child: ChildProcess;
   /** The temporary directory it runs in: removed once it is stopped. */
   dir: string;
+  /**
+   * A politer first stop, and how long it may take before `stopSignal`: for a server that waits
+   * for its clients to leave (Postgres's smart shutdown), so connections a test just closed end by
+   * themselves instead of being cut (their client would see an error it no longer listens for).
+   */
+  drain?: { signal: NodeJS.Signals; ms: number };
   /** The signal of a graceful stop, and how long it may take before SIGKILL. */
   stopSignal: NodeJS.Signals;
   graceMs: number;
@@ -33,8 +39,8 @@ export interface ThrowawayServerOptions {
 }
 
 /**
- * The `stop()` of a throwaway test server: idempotent, the stop signal then SIGKILL after the
- * grace, then the directory removed. Until it is called, a test process that ends without it (a
+ * The `stop()` of a throwaway test server: idempotent, the drain signal if any, the stop signal
+ * if it is still running, then SIGKILL after the grace, then the directory removed. Until it is called, a test process that ends without it (a
  * crash, `process.exit`) signals the server and removes the directory in its `exit` handler, so
  * no server outlives its tests.
  */
@@ -57,15 +63,20 @@ export function throwawayServerStop(options: ThrowawayServerOptions): () => Prom
       process.removeListener('exit', onExit);
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
-        signal(options.stopSignal);
-        const late = await Promise.race([
-          exited.then(() => false),
-          sleep(options.graceMs, true, { ref: false }),
-        ]);
-        if (late) {
-          signal('SIGKILL');
-          child.kill('SIGKILL');
-          await exited;
+        const stillRunningAfter = (ms: number) =>
+          Promise.race([exited.then(() => false), sleep(ms, true, { ref: false })]);
+        let running = true;
+        if (options.drain !== undefined) {
+          signal(options.drain.signal);
+          running = await stillRunningAfter(options.drain.ms);
+        }
+        if (running) {
+          signal(options.stopSignal);
+          if (await stillRunningAfter(options.graceMs)) {
+            signal('SIGKILL');
+            child.kill('SIGKILL');
+            await exited;
+          }
         }
       }
       await rm(dir, { recursive: true, force: true, maxRetries: 3 });

@@ -25,6 +25,42 @@ describe('startPostgres()', () => {
     await expect(refused.connect()).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
 
+  it('stop() lets a connection whose goodbye is still unread end without an error', async () => {
+    // pool.end() resolves once each client has sent Terminate, not once its backend read it: the
+    // backends are paused here so that the stop comes first, every time.
+    const server = await startPostgres();
+    const errors: unknown[] = [];
+    const clients = await Promise.all(
+      [1, 2, 3].map(async () => {
+        const client = new pg.Client({ connectionString: server.url });
+        client.on('error', (error) => errors.push((error as { code?: string }).code));
+        await client.connect();
+        const { rows } = await client.query('SELECT pg_backend_pid() AS pid');
+        return { client, pid: rows[0].pid as number };
+      }),
+    );
+    for (const { pid } of clients) process.kill(pid, 'SIGSTOP');
+    const ended = Promise.all(clients.map(({ client }) => client.end()));
+    const stopped = server.stop();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    for (const { pid } of clients) process.kill(pid, 'SIGCONT');
+    await Promise.all([stopped, ended]);
+    expect(errors).toEqual([]);
+    expect(existsSync(server.dir)).toBe(false);
+  });
+
+  it('stop() still ends a server whose client stays connected', async () => {
+    const server = await startPostgres();
+    const client = new pg.Client({ connectionString: server.url });
+    const errors: unknown[] = [];
+    client.on('error', (error) => errors.push((error as { code?: string }).code));
+    await client.connect();
+    await server.stop();
+    expect(existsSync(server.dir)).toBe(false);
+    await client.end().catch(() => undefined);
+    expect(errors[0]).toBe('57P01'); // administrator command: the fast shutdown after the drain
+  });
+
   it('names the missing binary and what to install', async () => {
     const error = await startPostgres({ binDir: '/nonexistent/bin' }).catch(
       (caught: unknown) => caught,

@@ -167,7 +167,11 @@ function serverHandle(dir: string, port: number, child: ChildProcess): PostgresS
   const stop = throwawayServerStop({
     child,
     dir,
-    // Fast shutdown: disconnects clients, no checkpoint wait for them.
+    // Smart shutdown first: a backend whose client just sent its goodbye (a pool's end() resolves
+    // before its sockets close) exits by itself; a fast shutdown would send that client an error
+    // (57P01) nobody listens for, which crashes its process.
+    drain: { signal: 'SIGTERM', ms: 1_000 },
+    // Then fast shutdown: disconnects the clients still there, no checkpoint wait for them.
     stopSignal: 'SIGINT',
     graceMs: 10_000,
     // Immediate shutdown when the test process ends without stop().
