@@ -4,10 +4,10 @@ import {
   branchTtlFromEnv,
   DEFAULT_BRANCH_TTL_MS,
   DEFAULT_REMOTE_TIMEOUT_MS,
-  defaultCacheDir,
   remoteTimeoutFromEnv,
   repositoryCacheDir,
 } from './cache-dir.js';
+import { defaultCacheDir } from './default-cache-dir.js';
 
 describe('defaultCacheDir()', () => {
   it('prefers HANKWEAVE_CACHE_DIR, then XDG_CACHE_HOME, then ~/.cache', () => {

@@ -1,20 +1,9 @@
 import { createHash } from 'node:crypto';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { RemoteError } from './errors.js';
 
 /** The default time a resolved branch is trusted before the remote is asked again: 10 minutes. */
 export const DEFAULT_BRANCH_TTL_MS = 10 * 60 * 1000;
-
-/**
- * hankweave's cache directory: `HANKWEAVE_CACHE_DIR`, else `$XDG_CACHE_HOME/hankweave`, else
- * `~/.cache/hankweave`. Remote hanks live in its `remote/` folder.
- */
-export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.HANKWEAVE_CACHE_DIR) return env.HANKWEAVE_CACHE_DIR;
-  const base = env.XDG_CACHE_HOME ? env.XDG_CACHE_HOME : join(env.HOME ?? homedir(), '.cache');
-  return join(base, 'hankweave');
-}
 
 /**
  * A whole number of seconds from `variable`, in ms; `fallback` when it is unset or empty.

@@ -4,10 +4,10 @@ export {
   branchTtlFromEnv,
   DEFAULT_BRANCH_TTL_MS,
   DEFAULT_REMOTE_TIMEOUT_MS,
-  defaultCacheDir,
   remoteTimeoutFromEnv,
   repositoryCacheDir,
 } from './cache-dir.js';
+export { defaultCacheDir } from './default-cache-dir.js';
 export { REMOTE_ERROR_CODES, RemoteError, type RemoteErrorCode } from './errors.js';
 export {
   httpsEquivalent,

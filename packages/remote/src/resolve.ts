@@ -3,13 +3,9 @@ import { mkdir, readdir, readFile, realpath, rename, rm, stat } from 'node:fs/pr
 import { join } from 'node:path';
 import { isInside, writeFileAtomic } from '@hankweave/durable-io';
 import type { HankSource } from '@hankweave/types';
-import {
-  branchTtlFromEnv,
-  defaultCacheDir,
-  remoteTimeoutFromEnv,
-  repositoryCacheDir,
-} from './cache-dir.js';
+import { branchTtlFromEnv, remoteTimeoutFromEnv, repositoryCacheDir } from './cache-dir.js';
 import { writeCommitTree } from './checkout.js';
+import { defaultCacheDir } from './default-cache-dir.js';
 import { RemoteError } from './errors.js';
 import { isomorphicGit, isomorphicHttp } from './iso-git.js';
 import { withRepositoryLock } from './lock.js';
