@@ -4,7 +4,8 @@ export default defineConfig({
   entry: { index: 'src/index.ts', cli: 'src/cli.ts' },
   format: ['esm'],
   target: 'node20',
-  dts: true,
+  // Declarations come from one tsc --build of every package (tools/launcher/bin/build-types.mjs).
+  dts: false,
   sourcemap: true,
   clean: true,
   external: ['vitest'],

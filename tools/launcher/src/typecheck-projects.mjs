@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join, relative, sep } from 'node:path';
 
 /** The workspace's package directories (pnpm-workspace.yaml's `<dir>/*` patterns). */
-function workspaceDirs(root) {
+export function workspaceDirs(root) {
   const manifest = readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8');
   const section = manifest.split(/^packages:\s*$/m)[1]?.split(/^\S/m)[0] ?? '';
   const patterns = [...section.matchAll(/^\s+-\s+['"]?([^'"\s]+)['"]?\s*$/gm)].map((m) => m[1]);
