@@ -18,7 +18,7 @@ const stages = link ? 3 : 2;
 
 out(
   bold(`[1/${stages}] Building the hankweave CLI and the packages it uses`) +
-    dim(' (the first build takes about 2 minutes on 2 cores)'),
+    dim(' (the first build takes under a minute on 2 cores)'),
 );
 const build = await buildCli({ print: out });
 if (build.code !== 0) process.exit(build.code);

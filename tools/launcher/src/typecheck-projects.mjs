@@ -44,7 +44,7 @@ function projectsOf(dir) {
  * A wrapper of a package's project that only adds `incremental` (its include and options stay the
  * package's: an extended config's paths resolve against that config). It lives in the package's
  * node_modules/.cache, so that `types` entries still resolve from the package's node_modules. The
- * packages' own tsconfigs cannot say `incremental`: tsup's declaration build refuses it.
+ * packages' own tsconfigs leave `incremental` out, so a plain `tsc` in a package writes no build info.
  */
 function wrap(root, dir, project) {
   const cache = join(dir, 'node_modules', '.cache', 'typecheck');
