@@ -19,7 +19,7 @@ type EnableCompileCache = (directory?: string) => { status: number; message?: st
 
 /**
  * Turns on Node's module compile cache (Node 22.1 and later; a no-op on Node 20): a command's
- * modules then load from compiled code kept across runs, about a fifth less start-up. Node's own
+ * modules then load from compiled code kept across runs, about a tenth less start-up. Node's own
  * switches still win: `NODE_DISABLE_COMPILE_CACHE=1` turns it off, `NODE_COMPILE_CACHE=<dir>`
  * moves it. A cache that cannot be made (a read-only home) is skipped without a word: it is an
  * optimization, never a reason for a command to fail.

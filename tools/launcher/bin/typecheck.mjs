@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // `pnpm typecheck`: every workspace package's TypeScript projects in one `tsc --build`, once the
 // packages are built (each project reads the others' declarations from their dist, written first
-// in the same run). Each project
-// is still its own program, with its own files and options (a module augmentation in one package's
-// tests does not leak into another's), but one process parses the shared declarations (Node's,
-// zod's, the workspace's own) once instead of once per package: 57 s instead of 253 s on two
-// cores (a turbo run of one `tsc` per package), measured on 2026-12-01. `tsc --build` keeps a
-// build info file per project in its package's node_modules/.cache, so a second run rechecks only the projects
-// whose files or dependencies' declarations changed.
+// in the same run). Each project is still its own program, with its own files and options (a
+// module augmentation in one package's tests does not leak into another's), but one process
+// parses the shared declarations (Node's, zod's, the workspace's own) once instead of once per
+// package: 57 s instead of 253 s on two cores (a turbo run of one `tsc` per package), measured on
+// 2026-12-01. `tsc --build` keeps a build info file per project in its package's
+// node_modules/.cache, so a second run rechecks only the projects whose files or dependencies'
+// declarations changed.
 //
 // A package's `typecheck` script says which projects it has: `tsc`, or `tsc -p <tsconfig>`
 // steps joined by `&&`. Anything else stops this script, naming the package, rather than leave

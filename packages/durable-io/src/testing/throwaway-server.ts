@@ -40,9 +40,9 @@ export interface ThrowawayServerOptions {
 
 /**
  * The `stop()` of a throwaway test server: idempotent, the drain signal if any, the stop signal
- * if it is still running, then SIGKILL after the grace, then the directory removed. Until it is called, a test process that ends without it (a
- * crash, `process.exit`) signals the server and removes the directory in its `exit` handler, so
- * no server outlives its tests.
+ * if it is still running, then SIGKILL after the grace, then the directory removed. Until it is
+ * called, a test process that ends without it (a crash, `process.exit`) signals the server and
+ * removes the directory in its `exit` handler, so no server outlives its tests.
  */
 export function throwawayServerStop(options: ThrowawayServerOptions): () => Promise<void> {
   const { child, dir } = options;
