@@ -27,7 +27,10 @@ export function declarationProjects(root) {
     if (done.has(dir)) return;
     if (path.includes(dir)) {
       const names = [...path.slice(path.indexOf(dir)), dir].map((d) => manifest(d).name);
-      throw new Error(`the declarations of ${names.join(' → ')} depend on each other in a cycle`);
+      throw new Error(
+        `the declarations of ${names.join(' → ')} depend on each other in a cycle: ` +
+          'drop one of these dependencies from its package.json',
+      );
     }
     const { dependencies, devDependencies, peerDependencies } = manifest(dir);
     for (const name of Object.keys({ ...dependencies, ...devDependencies, ...peerDependencies })) {
